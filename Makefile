@@ -1,0 +1,32 @@
+# The two commands the README promises: `make book` and `make test`.
+VENV   := .venv
+PYTHON := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+# Notebooks start kernels with `python`: make sure it is the project's.
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+export PYTHONHASHSEED := 0
+
+.PHONY: install book test test-package test-notebooks clean
+
+install: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(PYTHON) || python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	$(PYTHON) -m pip install --quiet -r requirements.txt
+	touch $@
+
+book: $(STAMP)
+	$(VENV)/bin/jupyter-book build . -W -n --keep-going
+	@echo "The book is built: open $(CURDIR)/_build/html/index.html"
+
+test-package: $(STAMP)
+	$(PYTHON) -m pytest tests
+
+test-notebooks: $(STAMP)
+	$(PYTHON) -m pytest --nbval --nbval-current-env -p no:cacheprovider notebooks
+
+test: test-package test-notebooks book
+
+clean:
+	rm -rf _build

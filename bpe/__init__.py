@@ -1,0 +1,22 @@
+"""bpe: byte-level byte-pair encoding, small enough to read, exact enough to trust.
+
+    import bpe
+    vocab, merges = bpe.train(text, vocab_size=300, specials=["<|endoftext|>"])
+    tok = bpe.Tokenizer(vocab, merges, specials=["<|endoftext|>"])
+    assert tok.decode(tok.encode(text)) == text
+
+Modules, in the order the book introduces them: ``utf8`` (bytes), ``pretokenize``
+(regex and special tokens), ``train`` (the naive trainer), ``tokenizer`` (encode
+and decode), ``files`` (GPT-2's vocab.json / merges.txt), ``openai`` (the real
+tiktoken encodings, offline) and ``display`` (tables and traces for the book).
+"""
+from . import openai
+from .files import bytes_to_unicode
+from .pretokenize import PAT, pretokenize, split_special, to_bytes
+from .tokenizer import Tokenizer, encode_word
+from .train import count_pairs, greater_pair, lowest_ids, merge, train
+
+__all__ = [
+    "PAT", "Tokenizer", "bytes_to_unicode", "count_pairs", "encode_word", "greater_pair",
+    "lowest_ids", "merge", "pretokenize", "split_special", "to_bytes", "train",
+]

@@ -1,0 +1,87 @@
+"""Showing tokens, tables and traces to a reader.
+
+Nothing here changes a result: these helpers only turn the package's bytes,
+counters and hooks into text and pandas tables for the book's chapters.
+A space is shown as ␣, a newline as ⏎, and a byte that is not valid UTF-8
+on its own as <E1>.
+"""
+import codecs
+
+from .tokenizer import encode_word
+from .train import train
+
+
+def _hex_bytes(error):
+    return "".join(f"<{b:02X}>" for b in error.object[error.start:error.end]), error.end
+
+
+codecs.register_error("bpe.show", _hex_bytes)
+
+
+def show_token(tok):
+    """One token for reading: show_token(b" a\\n") == "␣a⏎", show_token(b"\\xe1") == "<E1>"."""
+    text = tok.decode("utf-8", errors="bpe.show") if isinstance(tok, bytes) else tok
+    return text.replace(" ", "␣").replace("\n", "⏎")
+
+
+def show_tokens(tokens, sep=" | "):
+    """Tokens side by side: show_tokens([b"low", b"est"]) == "low | est"."""
+    return sep.join(show_token(t) for t in tokens)
+
+
+def show_tuple(tok):
+    """A pre-token or a pair: show_tuple((b" ", b"lo")) == "(␣, lo)"."""
+    return "(" + ", ".join(show_token(t) for t in tok) + ")"
+
+
+def show_merge(pair):
+    """A merge as a sum: show_merge((b"s", b"t")) == "s + t"."""
+    return f"{show_token(pair[0])} + {show_token(pair[1])}"
+
+
+def by_count(counter):
+    """Items by descending count, ties in ascending key order (deterministic)."""
+    return sorted(counter.items(), key=lambda item: (-item[1], item[0]))
+
+
+def count_table(counter, column):
+    """A Counter of tuples as a DataFrame, most frequent first."""
+    import pandas as pd
+
+    rows = [(show_tuple(key), n) for key, n in by_count(counter)]
+    return pd.DataFrame(rows, columns=[column, "count"])
+
+
+def merge_table(text, vocab_size, **train_options):
+    """Train and return (vocab, merges, table): one table row per merge, with the tied pairs."""
+    import pandas as pd
+
+    rows = []
+
+    def record(pairs, best):
+        top = max(pairs.values())
+        tied = sorted(p for p, n in pairs.items() if n == top)
+        n = len(rows)
+        rows.append({"#": n + 1, "id": 256 + n, "pairs at the top count": " ".join(map(show_tuple, tied)),
+                     "merge": show_merge(best), "new token": show_token(best[0] + best[1]), "count": top})
+
+    vocab, merges = train(text, vocab_size, on_merge=record, **train_options)
+    return vocab, merges, pd.DataFrame(rows).set_index("#")
+
+
+def trace_encode(word, tokenizer):
+    """The steps encode_word takes on one pre-token, as lines of text."""
+    from .pretokenize import to_bytes
+
+    rank = tokenizer.rank
+    tok = to_bytes(word)
+    lines = [f"encode {show_token(word)!r}", f"  start:  {show_tuple(tok)}"]
+
+    def step(tok, candidates, best):
+        shown = " ".join(f"{show_tuple(p)}#{rank[p]}" for p in candidates)
+        lines.append(f"  iter {len(lines) - 1}: {shown:<32} -> apply rank {rank[best]} {show_tuple(best)}")
+
+    result = encode_word(tok, rank, on_step=step)
+    ids = [tokenizer.token_id[t] for t in result]
+    lines.append(f"  result: {show_tuple(result)}  ids {ids}")
+    return "\n".join(lines)

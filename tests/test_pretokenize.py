@@ -1,0 +1,80 @@
+from collections import Counter
+
+import pytest
+import regex
+from hypothesis import given, strategies as st
+
+import bpe
+from bpe.pretokenize import pretokens
+
+
+def test_toy_table_has_eight_rows_and_nineteen_occurrences(toy_corpus):
+    table = bpe.pretokenize(toy_corpus)
+    assert len(table) == 8
+    assert sum(table.values()) == 19
+    assert table[bpe.to_bytes(" newest")] == 5
+    assert table[bpe.to_bytes("low")] == 1 and table[bpe.to_bytes(" low")] == 4
+
+
+def test_space_attaches_to_the_following_word():
+    assert pretokens("low low") == ["low", " low"]
+    assert pretokens("it's 12 apples!!  ok\n") == ["it", "'s", " 12", " apples", "!!", " ", " ok", "\n"]
+
+
+def test_pattern_none_keeps_the_chunk_whole():
+    assert bpe.pretokenize("ab ab", pattern=None) == Counter({bpe.to_bytes("ab ab"): 1})
+    assert bpe.pretokenize("", pattern=None) == Counter()
+
+
+def test_specials_are_dropped_and_split_words():
+    table = bpe.pretokenize("ab<|e|>ab", specials=["<|e|>"])
+    assert table == Counter({(b"a", b"b"): 2})
+
+
+def test_split_special_prefers_the_longest_token():
+    specials = ["<|e|>", "<|e|><|e|>"]
+    assert bpe.split_special("x<|e|><|e|>y", specials) == ["x", "<|e|><|e|>", "y"]
+
+
+def test_split_special_escapes_regex_characters():
+    assert bpe.split_special("a|b<|e|>c", ["<|e|>"]) == ["a|b", "<|e|>", "c"]
+    assert bpe.split_special("a.b", ["."]) == ["a", ".", "b"]
+
+
+def test_split_special_without_specials_is_a_no_op():
+    assert bpe.split_special("abc", []) == ["abc"]
+
+
+@pytest.mark.parametrize("bad", [[""], [None], [b"<|e|>"], ["a", "a"]])
+def test_bad_specials_raise(bad):
+    with pytest.raises(ValueError):
+        bpe.split_special("text", bad)
+
+
+def test_a_bare_string_is_not_a_list_of_specials():
+    with pytest.raises(TypeError, match="list of strings"):
+        bpe.pretokenize("text", specials="<|e|>")
+
+
+def test_non_string_text_raises():
+    with pytest.raises(TypeError, match="str"):
+        bpe.pretokenize(b"bytes")
+
+
+@given(st.text())
+def test_pretokens_cover_the_text_exactly(text):
+    assert "".join(pretokens(text)) == text
+
+
+@given(st.text(), st.lists(st.text(min_size=1, max_size=4), max_size=3, unique=True))
+def test_split_special_loses_nothing(text, specials):
+    chunks = bpe.split_special(text, specials)
+    assert "".join(chunks) == text
+    assert all(chunk in specials for chunk in chunks[1::2])  # specials sit at odd positions
+    assert not any(s in chunk for chunk in chunks[::2] for s in specials)  # and nowhere else
+
+
+def test_pat_is_the_grouped_gpt2_pattern():
+    original = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+    text = "I'm sure they'll've said 123 things...  \n\tok"
+    assert regex.findall(bpe.PAT, text) == regex.findall(original, text)

@@ -5,8 +5,11 @@ STAMP  := $(VENV)/.installed
 # Notebooks start kernels with `python`: make sure it is the project's.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 export PYTHONHASHSEED := 0
+# Where the registered data files are read from (see bpe/data.py); beside a clone in this
+# workplace that is ../shared/data. Override on the command line or in the environment.
+export BPE_DATA_MIRROR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data),)
 
-.PHONY: install book test test-package test-notebooks clean
+.PHONY: install book test test-package test-notebooks bench clean
 
 install: $(STAMP)
 
@@ -27,6 +30,9 @@ test-notebooks: $(STAMP)
 	$(PYTHON) -m pytest --nbval --nbval-current-env -p no:cacheprovider notebooks
 
 test: test-package test-notebooks book
+
+bench: $(STAMP)
+	$(PYTHON) bench/bench_train.py
 
 clean:
 	rm -rf _build

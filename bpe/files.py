@@ -101,6 +101,21 @@ def load_files(vocab_path, merges_path, specials=()):
     return vocab, parse_merges(merges_path, set(vocab.values()))
 
 
+def load_directory(directory):
+    """(vocab, merges, specials) from a folder that Tokenizer.save wrote."""
+    directory = Path(directory)
+    for name in ("vocab.json", "merges.txt"):
+        if not (directory / name).is_file():
+            raise FileNotFoundError(f"{directory} holds no {name}; is it a folder written by Tokenizer.save?")
+    specials = ()
+    if (directory / "special_tokens.json").is_file():
+        specials = json.loads(read_utf8(directory / "special_tokens.json"))
+        if not isinstance(specials, list):
+            raise ValueError(f"{directory / 'special_tokens.json'}: expected a JSON list of strings")
+    vocab, merges = load_files(directory / "vocab.json", directory / "merges.txt", specials)
+    return vocab, merges, specials
+
+
 def write_atomically(path, text):
     """Write text to a temporary file beside path, then rename it over path."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -116,7 +131,7 @@ def write_atomically(path, text):
 
 
 def save_files(tokenizer, directory):
-    """Write vocab.json and merges.txt into directory; return their two paths."""
+    """Write vocab.json, merges.txt and (with specials) special_tokens.json; return their paths."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     specials = {s.encode("utf-8"): s for s in tokenizer.specials}
@@ -127,6 +142,8 @@ def save_files(tokenizer, directory):
     # Both texts are built before either file is touched, so a failure leaves old files intact.
     texts = {"vocab.json": json.dumps(vocab, ensure_ascii=False, indent=1) + "\n",
              "merges.txt": "\n".join(lines) + "\n"}
+    if tokenizer.specials:
+        texts["special_tokens.json"] = json.dumps(list(tokenizer.specials), ensure_ascii=False) + "\n"
     paths = []
     for name, text in texts.items():
         write_atomically(directory / name, text)

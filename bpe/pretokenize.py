@@ -4,6 +4,7 @@ Training (``train.py``) and encoding (``tokenizer.py``) both start here, so the
 two always agree on where one pre-token ends and the next begins. Special
 tokens are split out first; they are boundaries, never text.
 """
+import functools
 from collections import Counter
 
 import regex
@@ -11,6 +12,12 @@ import regex
 # GPT-2's pattern with the contractions grouped into one alternative
 # (the form tiktoken uses since its pull request 234).
 PAT = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+
+
+@functools.lru_cache(maxsize=64)
+def compiled(pattern):
+    """A compiled regex, built once per pattern: compiled(PAT).findall("a b") == ["a", " b"]."""
+    return regex.compile(pattern) if isinstance(pattern, str) else pattern
 
 
 def to_bytes(s):
@@ -46,11 +53,16 @@ def split_special(text, specials):
     specials = check_specials(specials)
     if not specials:  # an empty alternation would cut between every character
         return [text]
+    return special_splitter(specials).split(text)
+
+
+@functools.lru_cache(maxsize=64)
+def special_splitter(specials):
+    """The compiled pattern that split_special uses for one tuple of special tokens."""
     # Longest first: alternation takes the first alternative that matches, so a
     # special that is a prefix of another must come after it.
     longest_first = sorted(specials, key=len, reverse=True)
-    pattern = "(" + "|".join(regex.escape(s) for s in longest_first) + ")"
-    return regex.split(pattern, text)
+    return regex.compile("(" + "|".join(regex.escape(s) for s in longest_first) + ")")
 
 
 def pretokens(chunk, pattern=PAT):
@@ -60,7 +72,7 @@ def pretokens(chunk, pattern=PAT):
     """
     if pattern is None:
         return [chunk] if chunk else []
-    return regex.findall(pattern, chunk)
+    return compiled(pattern).findall(chunk)
 
 
 def pretokenize(text, specials=(), pattern=PAT):

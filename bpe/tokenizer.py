@@ -102,9 +102,17 @@ class Tokenizer:
         return f"Tokenizer({len(self.vocab)} tokens, {len(self.merges)} merges, specials={list(self.specials)})"
 
     def save(self, directory):
-        """Write vocab.json and merges.txt (GPT-2's format) into directory, atomically."""
+        """Write vocab.json and merges.txt (GPT-2's format), and special_tokens.json if there are
+        specials, into directory; each file is written atomically. Returns the paths written."""
         from .files import save_files
         return save_files(self, directory)
+
+    @classmethod
+    def load(cls, directory, pattern=PAT):
+        """Load a tokenizer that save() wrote, special tokens included."""
+        from .files import load_directory
+        vocab, merges, specials = load_directory(directory)
+        return cls(vocab, merges, specials, pattern)
 
     @classmethod
     def from_files(cls, vocab_path, merges_path, specials=(), pattern=PAT):

@@ -4,6 +4,7 @@ This is the version to read. It recounts the whole pre-token table on every
 merge, which is simple and obviously correct; the fast trainers are checked
 against it merge by merge.
 """
+import warnings
 from collections import Counter
 
 from .pretokenize import PAT, check_specials, check_text, pretokenize
@@ -64,6 +65,24 @@ def check_vocab_size(vocab_size, specials):
         )
 
 
+class OutOfPairs(UserWarning):
+    """Training stopped before vocab_size: no pair of tokens was left to merge."""
+
+
+def out_of_pairs(done, wanted):
+    """Say that training stopped early, and why."""
+    warnings.warn(f"ran out of pairs to merge after {done} of {wanted} merges; "
+                  f"the vocabulary is smaller than asked", OutOfPairs, stacklevel=4)
+
+
+def vocab_from_merges(merges, specials):
+    """The vocabulary a merge list implies: 256 bytes, one entry per merge, then the specials."""
+    vocab = {i: bytes([i]) for i in range(256)}
+    for left, right in merges:
+        vocab[len(vocab)] = left + right
+    return add_specials(vocab, specials)
+
+
 def add_specials(vocab, specials):
     """Append special tokens after the last merge: each gets the next free id."""
     for s in specials:
@@ -71,24 +90,41 @@ def add_specials(vocab, specials):
     return vocab
 
 
-def train(text, vocab_size, specials=(), pattern=PAT, tie_break=greater_pair, on_merge=None):
+def train(text, vocab_size, specials=(), pattern=PAT, tie_break=greater_pair, on_merge=None,
+          method="naive"):
     """Learn merges until the vocabulary has vocab_size entries (specials included).
 
     Returns (vocab, merges): vocab maps id -> bytes (ids 0..255 are the bytes),
     merges lists (left, right) pairs in the order they were learned. Training
-    stops early, with fewer merges, when no pair is left to merge.
-    ``on_merge(pairs, best)`` is called before each merge with the pair counts.
+    stops early, with a warning, when no pair is left to merge.
+    ``method="naive"`` recounts everything for each merge and accepts ``tie_break``
+    and ``on_merge(pairs, best)``; ``"scan"`` and ``"heap"`` (fast.py) learn the
+    same merges with the default tie-break.
     """
     check_text(text)
     specials = check_specials(specials)
     check_vocab_size(vocab_size, specials)
     counts = pretokenize(text, specials, pattern)
-    vocab = {i: bytes([i]) for i in range(256)}
-    token_id = {tok: i for i, tok in vocab.items()}
+    n_merges = vocab_size - 256 - len(specials)
+    if method == "naive":
+        merges = naive_merges(counts, n_merges, tie_break, on_merge)
+    else:
+        from .fast import train_table
+
+        if tie_break is not greater_pair or on_merge is not None:
+            raise ValueError(f"method={method!r} supports only the default tie_break and no on_merge")
+        merges = train_table({b"".join(tok): n for tok, n in counts.items()}, n_merges, method)[0]
+    return vocab_from_merges(merges, specials), merges
+
+
+def naive_merges(counts, n_merges, tie_break=greater_pair, on_merge=None):
+    """Up to n_merges merges, each found by recounting every pair of the table."""
+    token_id = {bytes([i]): i for i in range(256)}
     merges = []
-    while len(vocab) < vocab_size - len(specials):
+    while len(merges) < n_merges:
         pairs = count_pairs(counts)  # naive: recount everything every round
         if not pairs:
+            out_of_pairs(len(merges), n_merges)
             break
         best = max(pairs, key=lambda p: (pairs[p], tie_break(p, token_id)))
         if on_merge:
@@ -99,6 +135,5 @@ def train(text, vocab_size, specials=(), pattern=PAT, tie_break=greater_pair, on
             merged[merge(tok, best, new)] += freq  # two rows can become one
         counts = merged
         merges.append(best)
-        token_id.setdefault(new, len(vocab))
-        vocab[len(vocab)] = new
-    return add_specials(vocab, specials), merges
+        token_id.setdefault(new, 256 + len(merges) - 1)
+    return merges

@@ -13,6 +13,14 @@ EOT = "<|endoftext|>"
 
 
 @pytest.fixture(scope="session")
+def tinystories_train_text():
+    """The book's TinyStories training text (needs the data mirror, see bpe/data.py)."""
+    from bpe.corpora import tinystories_files
+
+    return tinystories_files()[0].read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
 def toy_corpus():
     return (DATA / "toy_corpus.txt").read_text(encoding="utf-8")
 

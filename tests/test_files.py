@@ -18,11 +18,13 @@ def test_byte_table_keeps_188_and_moves_68():
 
 
 def test_save_then_load_gives_the_same_tokenizer(toy, tmp_path):
-    vocab_path, merges_path = toy.save(tmp_path / "toy")
+    vocab_path, merges_path, specials_path = toy.save(tmp_path / "toy")
+    assert specials_path.read_text(encoding="utf-8") == '["<|endoftext|>"]\n'
     merges_text = merges_path.read_text(encoding="utf-8")
     assert merges_text.splitlines()[1:] == ["s t", "e st", "o w", "l ow", "w est", "n e", "ne west", "Ġ newest"]
     assert json.loads(vocab_path.read_text(encoding="utf-8"))["Ġnewest"] == 263
     assert bpe.Tokenizer.from_files(vocab_path, merges_path, specials=[EOT]) == toy
+    assert bpe.Tokenizer.load(tmp_path / "toy") == toy
     assert not list((tmp_path / "toy").glob("*.tmp"))
 
 

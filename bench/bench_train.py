@@ -1,0 +1,126 @@
+"""make bench (training): naive, scan and heap against Hugging Face tokenizers, side by side.
+
+Every run trains a 10,000-entry vocabulary with <|endoftext|> on the book's TinyStories
+training text (and on that text repeated 4x), each in a fresh process. Reported figures are
+medians; ratios compare medians measured in this same run. Results also go to
+_build/bench/train.json.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import regex
+
+import bpe
+from bpe import parallel
+from bpe.corpora import tinystories_files
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE.parent / "_build" / "bench"
+EOT = "<|endoftext|>"
+REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
+
+
+def run(which, path, workers=2):
+    args = [sys.executable, str(HERE / "run_one.py"), which, str(path)] + ([] if which == "hf" else [str(workers)])
+    done = subprocess.run(args, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def repeated(path, times):
+    """The training text repeated, written once next to it."""
+    target = path.with_name(f"{path.stem}_x{times}{path.suffix}")
+    if not target.is_file() or target.stat().st_size != times * path.stat().st_size:
+        data = path.read_bytes()
+        with open(target, "wb") as f:
+            for _ in range(times):
+                f.write(data)
+    return target
+
+
+def interleaved(configs, repeats):
+    """Run each config `repeats` times, alternating, so slow spells of the machine hit all alike."""
+    results = {name: [] for name in configs}
+    for _ in range(repeats):
+        for name, (which, path) in configs.items():
+            results[name].append(run(which, path))
+    return results
+
+
+def median(runs, key="seconds"):
+    return statistics.median(r[key] for r in runs)
+
+
+def pretokenize_throughput(path, repeats):
+    """MB/s of raw regex.findall (one thread) against this package's counting, per worker."""
+    text = path.read_text(encoding="utf-8")
+    size = len(text.encode("utf-8")) / 1e6
+    pattern = regex.compile(bpe.PAT)
+    rows = {}
+    raw = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        pattern.findall(text)
+        raw.append(time.perf_counter() - t0)
+    rows["raw regex.findall, 1 thread"] = size / statistics.median(raw)
+    for workers in (1, 2):
+        times = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            parallel.count_file(path, [EOT], bpe.PAT, workers)
+            times.append(time.perf_counter() - t0)
+        rows[f"bpe count_file, {workers} worker(s), per worker"] = size / statistics.median(times) / workers
+    return rows
+
+
+def main():
+    train, _ = tinystories_files()
+    x4 = repeated(train, 4)
+    print(f"machine: {os.cpu_count()} cores; Python {sys.version.split()[0]}; {REPEATS} repeats; medians\n")
+
+    results = interleaved({"heap": ("heap", train), "hf": ("hf", train)}, REPEATS)
+    results.update({f"{k} x4": v for k, v in interleaved({"heap": ("heap", x4), "hf": ("hf", x4)}, max(3, REPEATS // 2)).items()})
+    results["scan"] = [run("scan", train) for _ in range(max(1, REPEATS // 2))]
+    if os.environ.get("BENCH_NAIVE", "1") == "1":
+        results["naive"] = [run("naive", train, workers=2)]  # minutes: one run
+
+    digests = {r["digest"] for name, runs in results.items() if not name.startswith("hf") for r in runs}
+    heap, hf, heap4, hf4 = (median(results[k]) for k in ("heap", "hf", "heap x4", "hf x4"))
+    print(f"{'run':<28}{'median s':>10}{'pre-tok s':>11}{'pick s':>9}{'apply s':>9}{'main MiB':>10}{'worker MiB':>12}")
+    for name, runs in results.items():
+        row = f"{name:<28}{median(runs):>10.3f}"
+        if not name.startswith("hf"):
+            row += "".join(f"{median(runs, k):>{w}.3f}" for k, w in (("pretokenize", 11), ("pick", 9), ("apply", 9)))
+            row += f"{median(runs, 'parent_peak') / 2**20:>10.0f}{median(runs, 'worker_peak') / 2**20:>12.0f}"
+        else:
+            row += f"{'':>29}{median(runs, 'parent_peak') / 2**20:>10.0f}"
+        print(row)
+    print()
+    ratios = {
+        "heap / tokenizers (1x text; target <= 0.9)": heap / hf,
+        "heap / tokenizers (4x text; target <= 0.6)": heap4 / hf4,
+    }
+    if "naive" in results:
+        ratios["naive / heap (target >= 150)"] = median(results["naive"]) / heap
+    ratios["scan / heap"] = median(results["scan"]) / heap
+    for name, value in ratios.items():
+        print(f"{name:<48}{value:8.2f}")
+    print(f"{'merge lists identical across all our runs':<48}{str(len(digests) == 1):>8}")
+
+    throughput = pretokenize_throughput(train, REPEATS)
+    print()
+    for name, value in throughput.items():
+        print(f"{name:<48}{value:8.2f} MB/s")
+    per_worker = throughput["bpe count_file, 2 worker(s), per worker"] / throughput["raw regex.findall, 1 thread"]
+    print(f"{'per-worker throughput / raw findall (>= 0.75)':<48}{per_worker:8.2f}")
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "train.json").write_text(json.dumps({"runs": results, "ratios": ratios, "throughput": throughput}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

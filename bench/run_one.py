@@ -1,0 +1,52 @@
+"""One timed training run in a fresh process; prints its measurements as one line of JSON.
+
+    python bench/run_one.py heap FILE WORKERS
+    python bench/run_one.py hf FILE
+
+Running each measurement in its own process keeps peak-memory readings per run.
+"""
+import hashlib
+import json
+import resource
+import sys
+import time
+
+EOT = "<|endoftext|>"
+VOCAB = 10_000
+
+
+def digest(merges):
+    return hashlib.sha256(repr(merges).encode()).hexdigest()[:16]
+
+
+def ours(method, path, workers):
+    from bpe.pipeline import train_file
+
+    t0 = time.perf_counter()
+    _, merges, report = train_file(path, VOCAB, [EOT], workers=workers, method=method)
+    return {"seconds": time.perf_counter() - t0, "pretokenize": report.pretokenize_seconds,
+            "pick": report.pick_seconds, "apply": report.apply_seconds, "merges": len(merges),
+            "digest": digest(merges), "parent_peak": report.parent_peak_bytes, "worker_peak": report.worker_peak_bytes}
+
+
+def huggingface(path):
+    """Hugging Face tokenizers' BpeTrainer with the same regex split and the byte-level alphabet."""
+    import bpe
+    from tokenizers import Regex, Tokenizer, models, pre_tokenizers, trainers
+
+    t0 = time.perf_counter()
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Split(Regex(bpe.PAT), behavior="isolated"),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
+    trainer = trainers.BpeTrainer(vocab_size=VOCAB, special_tokens=[EOT], show_progress=False,
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok.train([str(path)], trainer)
+    return {"seconds": time.perf_counter() - t0, "vocab": tok.get_vocab_size(),
+            "parent_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
+
+
+if __name__ == "__main__":
+    which, path = sys.argv[1], sys.argv[2]
+    result = huggingface(path) if which == "hf" else ours(which, path, int(sys.argv[3]))
+    print(json.dumps(result))

@@ -1,0 +1,6 @@
+"""python -m bpe: the same as the ``bpe`` command."""
+import sys
+
+from .cli import main
+
+sys.exit(main())

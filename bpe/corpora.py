@@ -1,0 +1,105 @@
+"""The texts the chapters read, built from the registered files in ``data.py``.
+
+TinyStories arrives as GPT-2 token ids (two files of little-endian uint16, id
+50256 after each story). Decoding them with the real GPT-2 encoding gives the
+stories back byte for byte, which is itself a demonstration that BPE loses
+nothing. The last 200 stories are held out; the rest are the training text.
+"""
+import array
+import hashlib
+import os
+import sys
+import tempfile
+
+from . import data
+from .openai import get_encoding
+
+EOT = "<|endoftext|>"
+HELDOUT = 200
+TINYSTORIES = ["tinystories/czhou578-train-gpt2/val.bin", "tinystories/czhou578-train-gpt2/test.bin"]
+# sha256 of each file above decoded with GPT-2 (recorded with the files' origin in shared/data/SOURCES.md)
+DECODED_SHA256 = {
+    TINYSTORIES[0]: "6749f841e58f6ac9d65e7b76fae713e8adeb76e6418e62fb36d2e0252e981147",
+    TINYSTORIES[1]: "56376126bef78b076ebc6fd899a885d02c39e7993152a4a0be76c249cd647ee5",
+}
+# sha256 of the two files tinystories_files() builds, so a damaged cache is rebuilt, not trusted
+DERIVED_SHA256 = {
+    "tinystories_train.txt": "3cf62eca321223aa54eb7e41a4d07585183a6df6532726c76581f44e8e30a887",
+    "tinystories_heldout.txt": "2bc27d672e7ac004cfe2a446153245dce293878332916d87850872bd98b58a27",
+}
+EN_VI = {
+    "ntrex128": ("en-vi/ntrex128/newstest2019-src.eng.txt", "en-vi/ntrex128/newstest2019-ref.vie.txt"),
+    "tatoeba": ("en-vi/tatoeba-test-v2021-08-07/tatoeba-test-v2021-08-07.eng",
+                "en-vi/tatoeba-test-v2021-08-07/tatoeba-test-v2021-08-07.vie"),
+}
+
+
+def read_ids(file):
+    """The uint16 little-endian token ids stored in a .bin file."""
+    ids = array.array("H")
+    with open(file, "rb") as f:
+        ids.frombytes(f.read())
+    if sys.byteorder == "big":
+        ids.byteswap()
+    return ids.tolist()
+
+
+def decode_tinystories(name):
+    """One registered .bin file decoded with GPT-2, checked against its recorded sha256."""
+    text = get_encoding("gpt2").decode_bytes(read_ids(data.path(name)))
+    if hashlib.sha256(text).hexdigest() != DECODED_SHA256[name]:
+        raise data.DataError(f"{name} did not decode to the recorded text (sha256 {DECODED_SHA256[name]})")
+    return text.decode("utf-8")
+
+
+def stories():
+    """All 6,235 stories, in file order, without their <|endoftext|> markers."""
+    text = "".join(decode_tinystories(name) for name in TINYSTORIES)
+    pieces = text.split(EOT)
+    assert pieces[-1] == "", "each story is followed by a marker"
+    return pieces[:-1]
+
+
+def write_text(target, text):
+    """Write text to target through a temporary file."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+    os.replace(tmp, target)
+
+
+def tinystories_files():
+    """(training file, held-out file): every story followed by <|endoftext|>, the last 200 held out.
+
+    Built once into the data cache; later calls reuse the files.
+    """
+    folder = data.cache_dir() / "derived"
+    train, heldout = folder / "tinystories_train.txt", folder / "tinystories_heldout.txt"
+    if not all(f.is_file() and data.sha256_of(f) == DERIVED_SHA256[f.name] for f in (train, heldout)):
+        all_stories = stories()
+        write_text(heldout, "".join(s + EOT for s in all_stories[-HELDOUT:]))
+        write_text(train, "".join(s + EOT for s in all_stories[:-HELDOUT]))
+    return train, heldout
+
+
+def heldout_stories():
+    """The 200 held-out stories, as a list of strings without markers."""
+    text = tinystories_files()[1].read_text(encoding="utf-8")
+    return text.split(EOT)[:-1]
+
+
+def lines(file):
+    """A text file's lines, without their CRLF or LF endings (other separators stay in the line)."""
+    text = file.read_text(encoding="utf-8").replace("\r\n", "\n")
+    return text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
+
+
+def en_vi_pairs(corpus="ntrex128"):
+    """Aligned (English, Vietnamese) sentence pairs: "ntrex128" (news) or "tatoeba" (everyday)."""
+    if corpus not in EN_VI:
+        raise ValueError(f"unknown corpus {corpus!r}; choose one of {', '.join(EN_VI)}")
+    en, vi = (lines(data.path(name)) for name in EN_VI[corpus])
+    if len(en) != len(vi):
+        raise data.DataError(f"{corpus}: {len(en)} English lines but {len(vi)} Vietnamese lines")
+    return list(zip(en, vi))

@@ -1,0 +1,172 @@
+"""The indexed trainer: the naive trainer's merges, without recounting everything.
+
+``train.py`` recounts every pair of the whole table for each merge. Here pair
+totals and an index of the rows that hold each pair are built once; a merge
+visits only the rows holding its pair and updates the totals in place. The best
+pair is found either by a scan over all totals or with a lazy-deletion heap.
+Both pick exactly what ``train.py`` picks, ties included.
+"""
+import heapq
+import time
+from collections import defaultdict
+
+from .train import out_of_pairs
+
+
+def descending(tok):
+    """A key under which byte strings sort in reverse: descending(b"b") < descending(b"a").
+
+    Each byte is flipped and the end is marked with 256, above any flipped byte,
+    so a string also sorts before its own prefixes, as reversed order requires.
+    """
+    return tuple(255 - b for b in tok) + (256,)
+
+
+class IndexedTable:
+    """Rows of symbol ids with counts, pair totals, and the rows holding each pair.
+
+    ``rows`` maps each pre-token's UTF-8 bytes to its count: {b" the": 5, ...}.
+    """
+
+    def __init__(self, rows):
+        self.symbols = [bytes([b]) for b in range(256)]  # symbol id -> bytes; ids 0..255 are the bytes
+        self.symbol_id = {tok: i for i, tok in enumerate(self.symbols)}
+        self.words = [list(word) for word in rows]  # bytes -> list of byte values = symbol ids
+        self.freqs = list(rows.values())
+        self.pairs = {}
+        self.where = defaultdict(set)
+        for i, (word, freq) in enumerate(zip(self.words, self.freqs)):
+            for pair in zip(word, word[1:]):
+                self.pairs[pair] = self.pairs.get(pair, 0) + freq
+                self.where[pair].add(i)
+
+    def symbol(self, tok):
+        """The id of a token's bytes; two merges that spell the same bytes share one symbol."""
+        if tok not in self.symbol_id:
+            self.symbol_id[tok] = len(self.symbols)
+            self.symbols.append(tok)
+        return self.symbol_id[tok]
+
+    def apply(self, pair):
+        """Merge pair in every row that holds it; return {changed pair: its total before}."""
+        a, b = pair
+        new = self.symbol(self.symbols[a] + self.symbols[b])
+        words, freqs, where = self.words, self.freqs, self.where
+        delta = defaultdict(int)
+        for i in where.pop(pair):
+            created = []
+            word = merge_counting(words[i], a, b, new, freqs[i], delta, created)
+            if word is not None:  # None: a stale index entry, the row no longer holds the pair
+                words[i] = word
+                for p in created:
+                    where[p].add(i)
+        return self.update_totals(delta)
+
+    def update_totals(self, delta):
+        """Add delta to the pair totals, dropping pairs that reach zero; return {pair: total before}."""
+        pairs, changed = self.pairs, {}
+        for p, d in delta.items():
+            if d:
+                before = changed[p] = pairs.get(p, 0)
+                if before + d > 0:
+                    pairs[p] = before + d
+                else:
+                    del pairs[p]
+        return changed
+
+
+def merge_counting(word, a, b, new, freq, delta, created):
+    """merge(word, (a, b), new), also adding to delta how each pair's count changes.
+
+    Only the neighbours of each occurrence change: (x, a) becomes (x, new) and
+    (b, y) becomes (new, y). When two occurrences touch, as in a b a b, the pair
+    between them, (b, a), becomes (new, new) and is counted once, from the right.
+    The pairs that now hold ``new`` are appended to ``created``.
+    Returns None when the pair does not occur.
+    """
+    out, i, n = [], 0, len(word)
+    while i < n:
+        if word[i] == a and i + 1 < n and word[i + 1] == b:
+            delta[a, b] -= freq
+            if i > 0:
+                delta[word[i - 1], a] -= freq
+                delta[out[-1], new] += freq
+                created.append((out[-1], new))
+            if i + 2 < n and not (i + 3 < n and word[i + 2] == a and word[i + 3] == b):
+                delta[b, word[i + 2]] -= freq
+                delta[new, word[i + 2]] += freq
+                created.append((new, word[i + 2]))
+            out.append(new)
+            i += 2
+        else:
+            out.append(word[i])
+            i += 1
+    return out if len(out) < n else None
+
+
+def pick_by_scan(table):
+    """The most frequent pair, ties to the greater pair of byte strings, by scanning every total."""
+    if not table.pairs:
+        return None
+    top = max(table.pairs.values())
+    tied = [p for p, n in table.pairs.items() if n == top]
+    return max(tied, key=lambda p: (table.symbols[p[0]], table.symbols[p[1]]))
+
+
+class PairHeap:
+    """A max-heap of pairs under the same order as the scan, with lazy deletion."""
+
+    def __init__(self, table):
+        self.table = table
+        self.keys = [descending(tok) for tok in table.symbols]
+        self.heap = [self.entry(p, n) for p, n in table.pairs.items()]
+        heapq.heapify(self.heap)
+
+    def entry(self, pair, count):
+        while len(self.keys) < len(self.table.symbols):
+            self.keys.append(descending(self.table.symbols[len(self.keys)]))
+        return (-count, self.keys[pair[0]], self.keys[pair[1]], pair)
+
+    def pop(self):
+        """The best pair, skipping entries whose count has changed since they were pushed."""
+        pairs = self.table.pairs
+        while self.heap:
+            neg, _, _, pair = heapq.heappop(self.heap)
+            current = pairs.get(pair, 0)
+            if current == -neg:
+                return pair
+            if current:  # the count fell after this entry was pushed: re-file it
+                heapq.heappush(self.heap, self.entry(pair, current))
+        return None
+
+    def update(self, changed):
+        """Push the pairs whose count grew; those that shrank are re-filed when popped."""
+        pairs = self.table.pairs
+        for pair, before in changed.items():
+            if pairs.get(pair, 0) > before:
+                heapq.heappush(self.heap, self.entry(pair, pairs[pair]))
+
+
+def train_table(rows, n_merges, method="heap", progress=None):
+    """Learn up to n_merges merges from {pre-token bytes: count}; return (merges, pick_seconds, apply_seconds)."""
+    if method not in ("scan", "heap"):
+        raise ValueError(f"method must be 'naive', 'scan' or 'heap', not {method!r}")
+    table = IndexedTable(rows)
+    heap = PairHeap(table) if method == "heap" else None
+    merges, pick_seconds, apply_seconds = [], 0.0, 0.0
+    while len(merges) < n_merges:
+        t0 = time.perf_counter()
+        best = heap.pop() if heap else pick_by_scan(table)
+        t1 = time.perf_counter()
+        pick_seconds += t1 - t0
+        if best is None:
+            out_of_pairs(len(merges), n_merges)
+            break
+        changed = table.apply(best)
+        if heap:
+            heap.update(changed)
+        apply_seconds += time.perf_counter() - t1
+        merges.append((table.symbols[best[0]], table.symbols[best[1]]))
+        if progress:
+            progress.update(1)
+    return merges, pick_seconds, apply_seconds

@@ -1,0 +1,110 @@
+"""Differential tests: the indexed trainers must learn exactly the naive trainer's merges."""
+from collections import defaultdict
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import bpe
+from bpe.fast import descending, merge_counting
+from bpe.train import count_pairs, merge
+
+EOT = "<|endoftext|>"
+METHODS = ["naive", "scan", "heap"]
+
+
+def all_methods(text, size, specials=()):
+    return [bpe.train(text, size, specials, method=m) for m in METHODS]
+
+
+def assert_same(text, size, specials=()):
+    results = all_methods(text, size, specials)
+    assert results[0] == results[1] == results[2]
+    return results[0]
+
+
+def test_toy_corpus(toy_corpus):
+    vocab, merges = assert_same(toy_corpus, 265, [EOT])
+    assert merges[0] == (b"s", b"t")
+
+
+@pytest.mark.parametrize("text", ["aaa", "aaaa", "aaaaa a aa", "abab abababab", "ab" * 50, "", " ", "\n\n\n"])
+def test_overlapping_and_degenerate_rows(text):
+    assert_same(text, 300)
+
+
+def test_tokens_spelled_two_ways_share_one_symbol():
+    # 'abc' can be built as a + bc or ab + c; the naive trainer works on bytes, so must the fast one
+    text = "abc abc abc xbc xbc xbc xbc abd abd abd abd abd " * 3
+    assert_same(text, 280)
+
+
+words = st.sampled_from(["low", "lower", "newest", "widest", "aaa", "ab", "café", "牛", "🙃", "12", "!!", "  ", "\n"])
+
+
+@settings(max_examples=200)
+@given(st.lists(words, max_size=40).map(" ".join), st.integers(256, 330))
+def test_word_soup(text, size):
+    assert_same(text, size)
+
+
+@settings(max_examples=200)
+@given(st.text(max_size=120), st.integers(256, 320))
+def test_arbitrary_unicode(text, size):
+    assert_same(text, size)
+
+
+@settings(max_examples=100)
+@given(st.lists(st.one_of(st.text(alphabet="ab ", max_size=12), st.just(EOT), st.just("<|pad|>"))).map("".join),
+       st.integers(258, 300))
+def test_with_specials(text, size):
+    assert_same(text, size, [EOT, "<|pad|>"])
+
+
+@settings(max_examples=100)
+@given(st.text(alphabet="aab", max_size=30).map(lambda s: s + " " + s), st.integers(256, 300))
+def test_repeated_characters(text, size):
+    assert_same(text, size)
+
+
+def test_real_text(tinystories_train_text):
+    sample = tinystories_train_text[:60_000]
+    assert_same(sample, 256 + 200, [EOT])
+
+
+@given(st.lists(st.sampled_from([1, 2, 3]), max_size=12), st.sampled_from([(1, 2), (2, 1), (1, 1), (2, 2)]))
+def test_merge_counting_matches_a_full_recount(word, pair):
+    delta, created = defaultdict(int), []
+    result = merge_counting(word, pair[0], pair[1], 9, 1, delta, created)
+    expected = merge(tuple(word), pair, 9)
+    if len(expected) == len(word):
+        assert result is None
+        return
+    assert tuple(result) == expected
+    before, after = count_pairs({tuple(word): 1}), count_pairs({expected: 1})
+    for p in set(before) | set(after):
+        assert delta.get(p, 0) == after[p] - before[p]
+    assert set(created) == {p for p in after if 9 in p}
+
+
+@given(st.binary(max_size=5), st.binary(max_size=5))
+def test_descending_reverses_byte_order(x, y):
+    assert (descending(x) < descending(y)) == (x > y)
+
+
+def test_unknown_method():
+    with pytest.raises(ValueError, match="method"):
+        bpe.train("abc", 300, method="fastest")
+
+
+def test_fast_methods_refuse_options_they_cannot_honour():
+    with pytest.raises(ValueError, match="tie_break"):
+        bpe.train("abc", 300, method="heap", tie_break=bpe.lowest_ids)
+
+
+def test_running_out_of_pairs_warns_and_stops(recwarn):
+    from bpe.train import OutOfPairs
+
+    for method in METHODS:
+        with pytest.warns(OutOfPairs, match="after 1 of"):
+            vocab, merges = bpe.train("ab", 300, [EOT], method=method)
+        assert merges == [(b"a", b"b")] and vocab[257] == EOT.encode()

@@ -1,0 +1,110 @@
+"""Parallel, streaming pre-tokenization: the counts never depend on workers or block size."""
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import bpe
+from bpe import parallel
+from bpe.pipeline import pretokenize_file, train_file
+
+EOT = "<|endoftext|>"
+
+
+def write(tmp_path, text, name="corpus.txt"):
+    path = tmp_path / name
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+def story_file(tmp_path, n=300, seed=0):
+    rng = random.Random(seed)
+    words = ["low", "lower", "newest", "widest", "café", "牛", "🙃", "it's", "12", "!!", "\n", "  "]
+    stories = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 40))) for _ in range(n)]
+    text = EOT.join(stories)
+    return write(tmp_path, text), text
+
+
+@pytest.mark.parametrize("workers", [1, 2, 4, 8])
+def test_tables_equal_the_in_memory_count(tmp_path, workers):
+    path, text = story_file(tmp_path)
+    assert pretokenize_file(path, [EOT], workers=workers) == bpe.pretokenize(text, [EOT])
+
+
+def test_tiny_blocks_and_reads_give_the_same_table(tmp_path, monkeypatch):
+    path, text = story_file(tmp_path, n=60)
+    monkeypatch.setattr(parallel, "BLOCK", 5)  # every special token straddles two reads
+    expected = bpe.pretokenize(text, [EOT])
+    for workers in (1, 3):
+        for block in (1, 7, 64):
+            strings, _ = parallel.count_file(path, [EOT], bpe.PAT, workers, block_size=block)
+            assert {bpe.to_bytes(s): n for s, n in strings.items()} == expected
+
+
+@settings(max_examples=60)
+@given(st.lists(st.one_of(st.text(max_size=15), st.just(EOT), st.just("\n"), st.just("a\nb")), max_size=30).map("".join),
+       st.integers(1, 4), st.integers(1, 40))
+def test_any_text_any_cut(tmp_path_factory, text, workers, block):
+    path = write(tmp_path_factory.mktemp("h"), text)
+    strings, _ = parallel.count_file(path, [EOT], bpe.PAT, workers, block_size=block)
+    assert {bpe.to_bytes(s): n for s, n in strings.items()} == bpe.pretokenize(text, [EOT])
+
+
+def test_without_specials_cuts_only_at_safe_newlines(tmp_path):
+    text = "one line\ntwo  lines \n\nthree\r\nfour\n" * 200
+    path = write(tmp_path, text)
+    strings, _ = parallel.count_file(path, [], bpe.PAT, 3, block_size=16)
+    assert {bpe.to_bytes(s): n for s, n in strings.items()} == bpe.pretokenize(text)
+
+
+def test_boundaries_start_at_special_tokens(tmp_path):
+    path, text = story_file(tmp_path)
+    data = text.encode()
+    ranges = parallel.boundaries(path, 4, [EOT])
+    assert ranges[0][0] == 0 and ranges[-1][1] == len(data)
+    assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:]))
+    assert all(data[start:start + len(EOT)] == EOT.encode() for start, _ in ranges[1:])
+
+
+def test_blocks_stay_bounded(tmp_path):
+    path, text = story_file(tmp_path, n=400)
+    pieces = list(parallel.blocks(path, 0, len(text.encode()), [EOT], block_size=256))
+    assert len(pieces) > 10
+    assert all(length <= 256 for _, length, _ in pieces)
+    assert "".join(t for _, _, t in pieces) == text
+
+
+def test_non_utf8_names_the_offset(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"fine text " * 10 + b"\xff oops")
+    with pytest.raises(ValueError, match="offset 100"):
+        parallel.count_file(path, [EOT], bpe.PAT, 1)
+    with pytest.raises(ValueError, match="offset 100"):
+        parallel.count_file(path, [EOT], bpe.PAT, 2)
+
+
+def test_train_file_equals_train(tmp_path):
+    path, text = story_file(tmp_path)
+    vocab, merges, report = train_file(path, 300, [EOT], workers=2)
+    assert (vocab, merges) == bpe.train(text, 300, [EOT])
+    assert report.distinct_pretokens == len(bpe.pretokenize(text, [EOT]))
+    assert report.total_pretokens == sum(bpe.pretokenize(text, [EOT]).values())
+    assert report.merges == 300 - 257 and report.worker_peak_bytes > 0 and report.parent_peak_bytes > 0
+    assert "pre-tokenize" in str(report) and set(report.shares()) == {"pre-tokenize", "pick", "apply"}
+
+
+def test_train_file_stops_cleanly(tmp_path):
+    from bpe.train import OutOfPairs
+
+    path = write(tmp_path, "ab ab" + EOT)
+    with pytest.warns(OutOfPairs):
+        vocab, merges, report = train_file(path, 1000, [EOT], workers=1)
+    assert report.stopped_early and "stopped early" in str(report)
+    assert len(vocab) == 256 + len(merges) + 1
+
+
+def test_train_file_bad_input(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        train_file(tmp_path / "missing.txt", 300)
+    with pytest.raises(ValueError, match="too small"):
+        train_file(write(tmp_path, "x"), 256, [EOT])

@@ -9,7 +9,7 @@ export PYTHONHASHSEED := 0
 # workplace that is ../shared/data. Override on the command line or in the environment.
 export BPE_DATA_MIRROR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data),)
 
-.PHONY: install book test test-package test-notebooks bench clean
+.PHONY: install book test test-package test-notebooks bench article clean
 
 install: $(STAMP)
 
@@ -33,6 +33,10 @@ test: test-package test-notebooks book
 
 bench: $(STAMP)
 	$(PYTHON) bench/bench_train.py
+
+# The article's own data, from the Hugging Face hub: needs the network (not part of `make test`).
+article: $(STAMP)
+	$(PYTHON) -m bpe.article $(ARTICLE_ARGS)
 
 clean:
 	rm -rf _build

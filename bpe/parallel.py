@@ -15,7 +15,7 @@ import os
 import resource
 from collections import Counter
 
-from .pretokenize import PAT, check_specials, compiled, split_special
+from .pretokenize import PAT, check_specials, finder, split_special
 
 BLOCK = 1 << 20  # bytes a worker reads at a time
 VISIBLE = range(0x21, 0x7F)  # printable ASCII, never whitespace, never inside a UTF-8 character
@@ -127,7 +127,7 @@ def blocks(path, start, end, specials, block_size=BLOCK):
 
 def count_text(text, specials, pattern):
     """Counter of pre-token strings in text, special tokens left out."""
-    counts, findall = Counter(), compiled(pattern).findall
+    counts, findall = Counter(), finder(pattern)
     for chunk in split_special(text, specials):
         if chunk not in specials:
             counts.update(findall(chunk))
@@ -168,19 +168,25 @@ def count_file(path, specials=(), pattern=PAT, workers=1, block_size=BLOCK, on_b
         results = [count_range(path, a, b, specials, pattern, block_size, queue) for a, b in ranges]
         return sum_counts(c for c, _ in results), 0
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    queue = ctx.Queue()
+    queue = ctx.Queue() if on_bytes else None  # only when someone is listening for progress
+    tasks = [(path, a, b, specials, pattern, block_size) for a, b in ranges]
     with ctx.Pool(len(ranges), initializer=_init_worker, initargs=(queue,)) as pool:
-        pending = pool.map_async(_count_range_in_worker,
-                                 [(path, a, b, specials, pattern, block_size) for a, b in ranges])
-        while not pending.ready() or not queue.empty():
-            try:
-                n = queue.get(timeout=0.05)
-            except Exception:  # queue.Empty: nothing reported in this interval
-                continue
-            if on_bytes:
-                on_bytes(n)
+        pending = pool.map_async(_count_range_in_worker, tasks)
+        while not pending.ready():
+            pending.wait(0.1)
+            drain(queue, on_bytes)
         results = pending.get()
+    drain(queue, on_bytes)
     return sum_counts(c for c, _ in results), max(peak for _, peak in results)
+
+
+def drain(queue, on_bytes):
+    """Pass every progress report waiting in queue to on_bytes, without blocking."""
+    while queue is not None:
+        try:
+            on_bytes(queue.get_nowait())
+        except Exception:  # queue.Empty: nothing more for now
+            return
 
 
 class _Direct:

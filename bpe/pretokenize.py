@@ -5,6 +5,7 @@ two always agree on where one pre-token ends and the next begins. Special
 tokens are split out first; they are boundaries, never text.
 """
 import functools
+import re
 from collections import Counter
 
 import regex
@@ -18,6 +19,32 @@ PAT = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s
 def compiled(pattern):
     """A compiled regex, built once per pattern: compiled(PAT).findall("a b") == ["a", " b"]."""
     return regex.compile(pattern) if isinstance(pattern, str) else pattern
+
+
+def ascii_members(cls):
+    """The ASCII characters a ``regex`` class matches, as an ``re`` class body: ascii_members(r"\\p{N}") == "0123456789"."""
+    return "".join(re.escape(chr(c)) for c in range(128) if regex.fullmatch(cls, chr(c)))
+
+
+@functools.lru_cache(maxsize=1)
+def ascii_pat():
+    """PAT for pure-ASCII text, for the standard ``re`` module, which runs it about twice as fast.
+
+    Its classes are read off ``regex``'s own \\p{L}, \\p{N} and \\s on the 128 ASCII characters,
+    so on ASCII text it finds exactly PAT's pieces (the tests check this).
+    """
+    letters, digits, space = ascii_members(r"\p{L}"), ascii_members(r"\p{N}"), ascii_members(r"\s")
+    return re.compile(rf"""'(?:[sdmt]|ll|ve|re)| ?[{letters}]+| ?[{digits}]+| ?[^{space}{letters}{digits}]+"""
+                      rf"""|[{space}]+(?![^{space}])|[{space}]+""")
+
+
+def finder(pattern):
+    """A function chunk -> list of pre-token strings; for PAT, ASCII chunks take the fast path."""
+    slow = compiled(pattern).findall
+    if pattern != PAT:
+        return slow
+    fast = ascii_pat().findall
+    return lambda chunk: fast(chunk) if chunk.isascii() else slow(chunk)
 
 
 def to_bytes(s):
@@ -72,7 +99,7 @@ def pretokens(chunk, pattern=PAT):
     """
     if pattern is None:
         return [chunk] if chunk else []
-    return compiled(pattern).findall(chunk)
+    return finder(pattern)(chunk)
 
 
 def pretokenize(text, specials=(), pattern=PAT):

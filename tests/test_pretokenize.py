@@ -2,7 +2,7 @@ from collections import Counter
 
 import pytest
 import regex
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 import bpe
 from bpe.pretokenize import pretokens
@@ -78,3 +78,25 @@ def test_pat_is_the_grouped_gpt2_pattern():
     original = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
     text = "I'm sure they'll've said 123 things...  \n\tok"
     assert regex.findall(bpe.PAT, text) == regex.findall(original, text)
+
+
+@settings(max_examples=1000)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_ascii_fast_path_finds_exactly_pats_pieces(text):
+    from bpe.pretokenize import ascii_pat
+
+    assert ascii_pat().findall(text) == regex.findall(bpe.PAT, text)
+
+
+def test_ascii_fast_path_on_every_pair_and_on_contractions():
+    from bpe.pretokenize import ascii_pat
+
+    texts = [chr(a) + chr(b) for a in range(128) for b in range(128)]
+    texts += ["it's", "I'LL", " 'll  \t\n x", "a  \n\n b", "x\x1c y\x1f", "   ", "\r\n\r\n"]
+    for text in texts:
+        assert ascii_pat().findall(text) == regex.findall(bpe.PAT, text), repr(text)
+
+
+@given(st.text())
+def test_pretokens_use_the_fast_path_only_where_it_is_exact(text):
+    assert pretokens(text) == regex.findall(bpe.PAT, text)

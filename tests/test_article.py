@@ -1,0 +1,48 @@
+"""The article edition's pipeline, run offline on small local files given by path."""
+import pytest
+
+from bpe import article, corpora, ledger
+
+EOT = "<|endoftext|>"
+
+
+@pytest.fixture(scope="module")
+def local_files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("article")
+    stories = corpora.stories()
+    valid, train = folder / "valid.txt", folder / "train.txt"
+    valid.write_text("".join(s + EOT for s in stories[:300]), encoding="utf-8")
+    train.write_text("".join(s + EOT for s in stories[300:1500]), encoding="utf-8")
+    pairs = corpora.en_vi_pairs("tatoeba")[:300]
+    en, vi = folder / "en.txt", folder / "vi.txt"
+    en.write_text("\n".join(p[0] for p in pairs) + "\n", encoding="utf-8")
+    vi.write_text("\n".join(p[1] for p in pairs) + "\n", encoding="utf-8")
+    return valid, train, en, vi, pairs
+
+
+def test_main_on_local_files_prints_every_figure_beside_the_articles(local_files, capsys):
+    valid, train, en, vi, pairs = local_files
+    figures = article.main(["--valid", str(valid), "--train", str(train), "--pairs", str(en), str(vi),
+                            "--vocab-size", "2000"])
+    assert set(figures) <= set(ledger.ARTICLE)
+    out = capsys.readouterr().out
+    assert out.count("    article: ") == len(figures)
+    assert figures["stories.round_trip"] == "200 of 200"
+    assert figures["fast.merges"] == 2000 - 257
+    assert len(figures["pretok.no_regex"].split(" ")) == 20
+
+
+def test_read_pairs_strips_line_endings(tmp_path):
+    (tmp_path / "en").write_bytes(b"one\r\ntwo\r\n")
+    (tmp_path / "vi").write_bytes(b"m\xe1\xbb\x99t\r\nhai\r\n")
+    assert article.read_pairs(tmp_path / "en", tmp_path / "vi") == [("one", "một"), ("two", "hai")]
+
+
+def test_language_figures_count_every_pair(local_files):
+    *_, pairs = local_files
+    import bpe
+
+    tok = bpe.Tokenizer(*bpe.train("low lower", 260))
+    figures = article.language_figures(pairs[:20], tok)
+    assert set(figures) == {"lang.en_stats", "lang.vi_stats", "lang.gpt2", "lang.cl100k_base",
+                            "lang.o200k_base", "lang.tinystories"}

@@ -33,6 +33,7 @@ test: test-package test-notebooks book
 
 bench: $(STAMP)
 	$(PYTHON) bench/bench_train.py
+	$(PYTHON) bench/bench_encode.py
 
 # The article's own data, from the Hugging Face hub: needs the network (not part of `make test`).
 article: $(STAMP)

@@ -5,7 +5,6 @@ byte-identical copies of them, so this module reads those instead and checks eac
 against the sha256 that tiktoken itself expects, before use. Everything else
 (regex, special tokens, vocabulary size) comes from tiktoken's own definitions.
 """
-import base64
 import functools
 import gzip
 import hashlib
@@ -50,13 +49,10 @@ def read_verified(url, expected_hash):
 
 
 def load_tiktoken_ranks(url, expected_hash):
-    """Parse a .tiktoken file (one "base64-token rank" per line) into {bytes: rank}."""
-    ranks = {}
-    for line in read_verified(url, expected_hash).splitlines():
-        if line:
-            token, rank = line.split()
-            ranks[base64.b64decode(token)] = int(rank)
-    return ranks
+    """Parse a verified .tiktoken file (one "base64-token rank" per line) into {bytes: rank}."""
+    from .interop import parse_tiktoken
+
+    return parse_tiktoken(read_verified(url, expected_hash), url)
 
 
 def load_gpt2_ranks(vocab_bpe_file, encoder_json_file, vocab_bpe_hash, encoder_json_hash):

@@ -4,7 +4,10 @@ Training (``train.py``) chooses merges by count; encoding has no counts, only th
 ordered merge list, so it applies the earliest-learned merge first. The file
 format that stores a tokenizer lives in ``files.py``.
 """
-from .pretokenize import PAT, check_specials, check_text, pretokens, split_special, to_bytes
+import functools
+from itertools import chain
+
+from .pretokenize import PAT, check_specials, check_text, finder, special_splitter, split_special, to_bytes
 from .train import merge
 
 
@@ -46,10 +49,12 @@ def check_vocab(vocab, merges, specials):
 class Tokenizer:
     """A byte-level BPE tokenizer: ``vocab`` (id -> bytes), ordered ``merges``, ``specials``.
 
-    Tokenizer(*train(text, 300)).encode("low") -> a list of ids
+    Tokenizer(*train(text, 300)).encode("low") -> a list of ids. Method names follow
+    tiktoken's where it has them. Encoded pre-tokens are kept in an LRU cache of
+    ``cache_size`` entries (0 turns it off), so common words are merged only once.
     """
 
-    def __init__(self, vocab, merges, specials=(), pattern=PAT):
+    def __init__(self, vocab, merges, specials=(), pattern=PAT, cache_size=65536):
         self.specials = check_specials(specials)
         self.vocab = dict(vocab)
         self.merges = [tuple(m) for m in merges]
@@ -60,24 +65,69 @@ class Tokenizer:
         for i in sorted(self.vocab):  # a token listed twice encodes to its smaller id
             self.token_id.setdefault(self.vocab[i], i)
         self.special_id = {s: self.token_id[s.encode("utf-8")] for s in self.specials}
+        self._find = (lambda chunk: [chunk] if chunk else []) if pattern is None else finder(pattern)
+        self.piece_ids = functools.lru_cache(cache_size)(self.encode_piece) if cache_size else self.encode_piece
 
-    def encode_chunk(self, chunk):
-        """Ids of a text chunk that holds no special token."""
-        ids = []
-        for piece in pretokens(chunk, self.pattern):
-            ids.extend(self.token_id[t] for t in encode_word(to_bytes(piece), self.rank))
-        return ids
+    @property
+    def n_vocab(self):
+        """One more than the largest id, as in tiktoken."""
+        return max(self.vocab) + 1
 
-    def encode(self, text):
-        """Text -> ids; each special token maps straight to its own id."""
+    def encode_piece(self, piece):
+        """The ids of one pre-token string: encode_piece(" newest") == (263,) for the toy."""
+        return tuple(self.token_id[t] for t in encode_word(to_bytes(piece), self.rank))
+
+    def encode_ordinary(self, text):
+        """Text -> ids, treating any spelling of a special token as ordinary text."""
         check_text(text)
+        try:
+            return list(chain.from_iterable(map(self.piece_ids, self._find(text))))
+        except UnicodeEncodeError:
+            where = next(i for i, ch in enumerate(text) if "\ud800" <= ch <= "\udfff")
+            raise ValueError(f"text holds a lone surrogate {text[where]!r} at index {where}, "
+                             "which UTF-8 cannot encode") from None
+
+    def encode(self, text, allowed_special="all", disallowed_special="all"):
+        """Text -> ids; each allowed special token maps straight to its own id.
+
+        As in tiktoken, a disallowed special token in the text raises ValueError, and
+        ``disallowed_special=()`` encodes it as ordinary text. Unlike tiktoken's default,
+        all of this tokenizer's specials are allowed unless you say otherwise.
+        """
+        check_text(text)
+        allowed = set(self.specials) if allowed_special == "all" else set(allowed_special)
+        if allowed - set(self.specials):
+            raise ValueError(f"not special tokens of this tokenizer: {sorted(allowed - set(self.specials))}")
+        disallowed = set(self.specials) - allowed if disallowed_special == "all" else set(disallowed_special)
+        if disallowed:
+            found = special_splitter(tuple(sorted(disallowed))).search(text)
+            if found:
+                raise ValueError(
+                    f"text contains the special token {found.group()!r} at index {found.start()}; pass "
+                    "allowed_special to encode it as a special token, or disallowed_special=() to encode "
+                    "it as ordinary text")
         ids = []
-        for chunk in split_special(text, self.specials):
-            if chunk in self.special_id:
+        for chunk in split_special(text, tuple(sorted(allowed))):
+            if chunk in allowed:
                 ids.append(self.special_id[chunk])
             else:
-                ids.extend(self.encode_chunk(chunk))
+                ids.extend(self.encode_ordinary(chunk))
         return ids
+
+    def encode_batch(self, texts, workers=None, **options):
+        """encode() on each text, spread over worker processes."""
+        from .stream import encode_batch
+        return encode_batch(self, texts, workers, **options)
+
+    def encode_iterable(self, pieces):
+        """Ids for a text given as an iterable of strings (say, a file's lines), produced lazily."""
+        from .stream import encode_iterable
+        return encode_iterable(self, pieces)
+
+    def decode_stream(self, ids):
+        """Text for an iterable of ids, produced lazily, never splitting a character."""
+        from .stream import decode_stream
+        return decode_stream(self, ids)
 
     def decode_bytes(self, ids):
         """Ids -> the bytes they stand for; an unknown id raises ValueError."""
@@ -91,6 +141,19 @@ class Tokenizer:
     def decode(self, ids):
         """Ids -> text; bytes that are not valid UTF-8 become U+FFFD."""
         return self.decode_bytes(ids).decode("utf-8", errors="replace")
+
+    def decode_single_token_bytes(self, token_id):
+        """One id's bytes: decode_single_token_bytes(263) == b" newest" for the toy."""
+        return self.decode_bytes([token_id])
+
+    id_to_token = decode_single_token_bytes
+
+    def token_to_id(self, token):
+        """The id of a token given as bytes (or as text, for a special token)."""
+        key = token.encode("utf-8") if isinstance(token, str) else token
+        if key not in self.token_id:
+            raise ValueError(f"{token!r} is not a token of this vocabulary")
+        return self.token_id[key]
 
     def __eq__(self, other):
         if not isinstance(other, Tokenizer):
@@ -120,3 +183,25 @@ class Tokenizer:
         from .files import load_files
         vocab, merges = load_files(vocab_path, merges_path, check_specials(specials))
         return cls(vocab, merges, specials, pattern)
+
+    def to_tiktoken(self, name="bpe-book"):
+        """A tiktoken.Encoding with this vocabulary's ranks, pattern and special tokens."""
+        from .interop import to_tiktoken
+        return to_tiktoken(self, name)
+
+    @classmethod
+    def from_tiktoken(cls, encoding):
+        """A Tokenizer that encodes like a tiktoken.Encoding, with its merges recovered from ranks."""
+        from .interop import from_tiktoken
+        return cls(*from_tiktoken(encoding))
+
+    def to_huggingface(self, path=None):
+        """A Hugging Face tokenizers.Tokenizer doing the same; also saved as tokenizer.json if path."""
+        from .interop import to_huggingface
+        return to_huggingface(self, path)
+
+    @classmethod
+    def from_huggingface(cls, path):
+        """Load a byte-level BPE tokenizer.json (as written by to_huggingface)."""
+        from .interop import from_huggingface
+        return cls(*from_huggingface(path))

@@ -1,0 +1,74 @@
+"""tiktoken-style API: special-token rules, ordinary encoding, lookups, bad input."""
+import pytest
+
+import bpe
+
+EOT = "<|endoftext|>"
+
+
+def test_specials_are_allowed_by_default(toy):
+    assert toy.encode("fox" + EOT) == toy.encode("fox") + [264]
+
+
+def test_disallowed_special_raises_and_names_it(toy):
+    with pytest.raises(ValueError, match=r"'<\|endoftext\|>' at index 3"):
+        toy.encode("fox" + EOT, allowed_special=set())
+
+
+def test_disallowed_special_can_be_encoded_as_text(toy):
+    ids = toy.encode("fox" + EOT, allowed_special=set(), disallowed_special=())
+    assert 264 not in ids and toy.decode(ids) == "fox" + EOT
+    assert ids == toy.encode_ordinary("fox" + EOT)
+
+
+def test_allowed_special_must_belong_to_the_tokenizer(toy):
+    with pytest.raises(ValueError, match="not special tokens"):
+        toy.encode("x", allowed_special={"<|pad|>"})
+
+
+def test_lookups(toy):
+    assert toy.n_vocab == 265
+    assert toy.decode_single_token_bytes(263) == b" newest" == toy.id_to_token(263)
+    assert toy.token_to_id(b" newest") == 263 and toy.token_to_id(EOT) == 264
+    with pytest.raises(ValueError, match="not a token"):
+        toy.token_to_id(b"zzz")
+    with pytest.raises(ValueError, match="not in the vocabulary"):
+        toy.decode_single_token_bytes(265)
+
+
+def test_lone_surrogates_are_refused_with_their_position(toy):
+    # UTF-8 cannot encode U+D800 on its own; tiktoken would silently replace it with U+FFFD
+    with pytest.raises(ValueError, match=r"lone surrogate '\\ud800' at index 2"):
+        toy.encode("ab\ud800cd")
+
+
+@pytest.mark.parametrize("bad", [None, b"bytes", 12, ["list"]])
+def test_non_string_text(toy, bad):
+    with pytest.raises(TypeError):
+        toy.encode(bad)
+
+
+def test_cache_does_not_change_results(toy_corpus):
+    vocab, merges = bpe.train(toy_corpus, 265, [EOT])
+    cached, uncached = bpe.Tokenizer(vocab, merges, [EOT]), bpe.Tokenizer(vocab, merges, [EOT], cache_size=0)
+    text = toy_corpus * 3 + "the lowest widest fox"
+    assert cached.encode(text) == uncached.encode(text) == cached.encode(text)
+    assert cached.piece_ids.cache_info().hits > 0
+
+
+def test_cache_is_bounded(toy):
+    tok = bpe.Tokenizer(toy.vocab, toy.merges, toy.specials, cache_size=4)
+    tok.encode(" ".join(f"w{i}" for i in range(100)))
+    assert tok.piece_ids.cache_info().currsize <= 4
+
+
+def test_encode_batch_matches_encode(toy):
+    texts = [f"newest {i} lowest" * (i % 7) for i in range(50)] + ["", EOT]
+    expected = [toy.encode(t) for t in texts]
+    for workers in (1, 2, 3):
+        assert toy.encode_batch(texts, workers=workers) == expected
+
+
+def test_encode_batch_reports_worker_errors(toy):
+    with pytest.raises(ValueError, match="surrogate"):
+        toy.encode_batch(["fine"] * 10 + ["bad \ud800"] * 10, workers=2)

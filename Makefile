@@ -9,7 +9,7 @@ export PYTHONHASHSEED := 0
 # workplace that is ../shared/data. Override on the command line or in the environment.
 export BPE_DATA_MIRROR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data),)
 
-.PHONY: install book test test-package test-notebooks bench article clean
+.PHONY: install book test test-package test-notebooks test-browser browser-deps bench article clean
 
 install: $(STAMP)
 
@@ -19,17 +19,32 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m pip install --quiet -r requirements.txt
 	touch $@
 
-book: $(STAMP)
+# MathJax, served from the site itself so that math renders with no network.
+MATHJAX := vendor/mathjax/tex-mml-chtml.js
+$(MATHJAX):
+	npm install --silent --no-save --no-audit --no-fund --prefix .cache/npm mathjax@3.2.2
+	mkdir -p vendor && rm -rf vendor/mathjax && cp -r .cache/npm/node_modules/mathjax/es5 vendor/mathjax
+
+book: $(STAMP) $(MATHJAX)
+	rm -rf _build/html
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html"
 
 test-package: $(STAMP)
-	$(PYTHON) -m pytest tests
+	$(PYTHON) -m pytest tests --ignore=tests/browser
 
 test-notebooks: $(STAMP)
 	$(PYTHON) -m pytest --nbval --nbval-current-env -p no:cacheprovider notebooks
 
-test: test-package test-notebooks book
+# Debian's Chromium and the fonts the pages need (牛, 🙃, Vietnamese), installed when missing.
+browser-deps:
+	@command -v chromium >/dev/null && fc-list | grep -q "Noto Color Emoji" && fc-list | grep -q "Noto Sans CJK" \
+	  || (apt-get update -qq && apt-get install -y -qq chromium fonts-noto-cjk fonts-noto-color-emoji fonts-dejavu-core)
+
+test-browser: $(STAMP) browser-deps
+	$(PYTHON) -m pytest tests/browser -p no:cacheprovider
+
+test: test-package test-notebooks book test-browser
 
 bench: $(STAMP)
 	$(PYTHON) bench/bench_train.py
@@ -40,4 +55,4 @@ article: $(STAMP)
 	$(PYTHON) -m bpe.article $(ARTICLE_ARGS)
 
 clean:
-	rm -rf _build
+	rm -rf _build vendor/mathjax

@@ -1,0 +1,103 @@
+"""Every built page in a real browser: no error output, no errors from the book's own code,
+a screenshot of each, and the merge explorer checked against bpe.train."""
+import re
+import warnings
+
+import pytest
+
+import bpe
+
+from .conftest import SHOTS, SITE
+
+
+def book_pages():
+    """The site's chapters and prose pages (not Sphinx's search and index pages)."""
+    pages = sorted(p.relative_to(SITE).as_posix() for p in SITE.rglob("*.html")
+                   if "_static" not in p.parts and "_sources" not in p.parts)
+    return [p for p in pages if p not in ("genindex.html", "search.html")]
+
+
+ERROR_OUTPUT = ".cell_output .output.traceback, .cell_output .output.error, .cell_output .output.stderr"
+
+
+OWN_CODE = "bpe-explorer.js"  # explorer.js names itself so (//# sourceURL), inline in the page
+
+
+def errors_from_own_code(page):
+    """Collect, as they happen, errors thrown or logged by the book's own JavaScript.
+
+    The theme's scripts are not the book's code, and their messages are left alone.
+    """
+    found = []
+    page.on("pageerror", lambda error: OWN_CODE in (error.stack or "") and found.append(error.stack))
+    page.on("console", lambda msg: msg.type == "error" and OWN_CODE in msg.location.get("url", "")
+            and found.append(msg.text))
+    return found
+
+
+@pytest.mark.parametrize("path", book_pages())
+def test_page_has_no_errors(page, site_url, path):
+    own = errors_from_own_code(page)
+    page.goto(f"{site_url}/{path}", wait_until="load")
+    page.wait_for_timeout(300)
+    text = page.inner_text("body")
+    assert "Traceback (most recent call last)" not in text
+    assert page.locator(ERROR_OUTPUT).count() == 0, "a cell shows error output"
+    assert not own, own
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / (path.replace("/", "__").replace(".html", ".png"))), full_page=True)
+
+
+def test_math_renders_offline(page, site_url):
+    page.goto(f"{site_url}/notebooks/03_counting_and_merging.html", wait_until="load")
+    page.wait_for_selector("mjx-container", timeout=15000)
+    assert page.locator("mjx-container").count() > 0
+
+
+def show(token):
+    """A token as the explorer prints it: spaces as ·, newlines as ⏎."""
+    return token.decode("utf-8", errors="replace").replace(" ", "·").replace("\n", "⏎")
+
+
+def test_merge_explorer_matches_bpe_train(page, site_url):
+    corpus = "the cat sat on the mat; the cat ate the rat. Xin chào thế giới 🙃🙃"
+    own = errors_from_own_code(page)
+    page.goto(f"{site_url}/notebooks/03_counting_and_merging.html", wait_until="load")
+    explorer = page.locator(".bpe-explorer").first
+    explorer.locator(".bpe-corpus").fill(corpus)
+    for _ in range(3):
+        explorer.locator(".bpe-next").click()
+    shown = explorer.locator(".bpe-merges li").all_inner_texts()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = bpe.train(corpus, 256 + 3)[1]
+    assert shown == [f"{show(a)} + {show(b)}" for a, b in expected]
+    assert "3 merges" in explorer.locator(".bpe-step").inner_text()
+    ratio = explorer.locator(".bpe-ratio").inner_text()
+    n_tokens = len(bpe.Tokenizer(*bpe.train(corpus, 256 + 3)).encode(corpus))
+    assert re.match(rf"{n_tokens} tokens for {len(corpus.encode())} bytes", ratio)
+    explorer.locator(".bpe-slider").fill("5")  # a range input: fill sets its value and fires "input"
+    assert explorer.locator(".bpe-merges li").count() == 5
+    explorer.locator(".bpe-reset").click()
+    assert explorer.locator(".bpe-merges li").count() == 0
+    assert not own, own
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    explorer.screenshot(path=str(SHOTS / "merge_explorer.png"))
+
+
+def test_unicode_renders_with_real_fonts(page, site_url):
+    """牛, 🙃 and Vietnamese letters must be drawn from a real font, not as the missing-glyph box."""
+    page.goto(f"{site_url}/notebooks/01_bytes.html", wait_until="load")
+    drawn = page.evaluate("""(chars) => {
+        const draw = (ch) => {
+            const canvas = document.createElement("canvas");
+            canvas.width = 64; canvas.height = 64;
+            const context = canvas.getContext("2d");
+            context.font = "40px sans-serif";
+            context.fillText(ch, 4, 48);
+            return canvas.toDataURL();
+        };
+        const missing = draw("\\u{10FFFD}");  // a private-use code point no font covers
+        return chars.map((ch) => draw(ch) !== missing);
+    }""", ["牛", "🙃", "ế", "ờ"])
+    assert drawn == [True, True, True, True]

@@ -101,3 +101,15 @@ def test_unicode_renders_with_real_fonts(page, site_url):
         return chars.map((ch) => draw(ch) !== missing);
     }""", ["牛", "🙃", "ế", "ờ"])
     assert drawn == [True, True, True, True]
+
+
+def test_figures_fit_a_phone_screen(browser, site_url):
+    """At phone width (390 px) every figure is scaled to fit, and stays large enough to read."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    page = context.new_page()
+    page.goto(f"{site_url}/notebooks/10_languages.html", wait_until="load")
+    widths = page.evaluate("""() => Array.from(document.querySelectorAll(".cell_output img"),
+                                              (img) => img.getBoundingClientRect().width)""")
+    page.screenshot(path=str(SHOTS / "phone__10_languages.png"), full_page=False)
+    context.close()
+    assert widths and all(300 <= w <= 390 for w in widths), widths

@@ -10,7 +10,7 @@ Modules, in the order the book introduces them: ``utf8`` (bytes), ``pretokenize`
 and decode), ``files`` (GPT-2's vocab.json / merges.txt), ``openai`` (the real
 tiktoken encodings, offline), ``stream`` (large inputs, batches), ``interop``
 (tiktoken and Hugging Face), ``fast`` (the indexed scan and heap trainers),
-``parallel`` and ``pipeline`` (training on a large file), ``cli`` (the ``bpe``
+``cuts``, ``parallel`` and ``pipeline`` (training on a large file), ``cli`` (the ``bpe``
 command), ``data`` and ``corpora`` (the pinned data), ``analysis``, ``article``
 and ``ledger`` (the data chapters' figures), and ``display`` (tables and traces).
 """

@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from .data import DataError
-from .parallel import decode as decode_strict
+from .cuts import decode as decode_strict
 
 
 def parse_args(argv):

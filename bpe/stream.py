@@ -107,16 +107,18 @@ def encode_batch(tokenizer, texts, workers=None, **options):
 
     The parent encodes the first share itself while workers-1 forked processes encode
     the others and send their ids back as flat arrays (cheaper than pickled lists).
+    Garbage collection is paused meanwhile: the id lists hold no cycles, and a
+    collection would only walk the cache again (and, in a worker, copy its pages).
     """
     texts = list(texts)
     workers = min(workers or os.cpu_count() or 1, len(texts))
-    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        return [tokenizer.encode(t, **options) for t in texts]
-    ctx = multiprocessing.get_context("fork")
-    shares = slices(texts, workers)
     collecting = gc.isenabled()
-    gc.disable()  # the id lists hold no cycles; collections would only rescan the cache, here and in workers
+    gc.disable()
     try:
+        if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            return [tokenizer.encode(t, **options) for t in texts]
+        ctx = multiprocessing.get_context("fork")
+        shares = slices(texts, workers)
         children = []
         for share in shares[1:]:
             receive, send = ctx.Pipe(duplex=False)
@@ -128,7 +130,7 @@ def encode_batch(tokenizer, texts, workers=None, **options):
         for process, receive in children:
             results += _receive(receive)
             process.join()
+        return results
     finally:
         if collecting:
             gc.enable()
-    return results

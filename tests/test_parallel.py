@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import bpe
-from bpe import parallel
+from bpe import cuts, parallel
 from bpe.pipeline import pretokenize_file, train_file
 
 EOT = "<|endoftext|>"
@@ -33,7 +33,7 @@ def test_tables_equal_the_in_memory_count(tmp_path, workers):
 
 def test_tiny_blocks_and_reads_give_the_same_table(tmp_path, monkeypatch):
     path, text = story_file(tmp_path, n=60)
-    monkeypatch.setattr(parallel, "BLOCK", 5)  # every special token straddles two reads
+    monkeypatch.setattr(cuts, "BLOCK", 5)  # every special token straddles two reads
     expected = bpe.pretokenize(text, [EOT])
     for workers in (1, 3):
         for block in (1, 7, 64):
@@ -60,7 +60,7 @@ def test_without_specials_cuts_only_at_safe_newlines(tmp_path):
 def test_boundaries_start_at_special_tokens(tmp_path):
     path, text = story_file(tmp_path)
     data = text.encode()
-    ranges = parallel.boundaries(path, 4, [EOT])
+    ranges = cuts.boundaries(path, 4, [EOT])
     assert ranges[0][0] == 0 and ranges[-1][1] == len(data)
     assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:]))
     assert all(data[start:start + len(EOT)] == EOT.encode() for start, _ in ranges[1:])
@@ -68,7 +68,7 @@ def test_boundaries_start_at_special_tokens(tmp_path):
 
 def test_blocks_stay_bounded(tmp_path):
     path, text = story_file(tmp_path, n=400)
-    pieces = list(parallel.blocks(path, 0, len(text.encode()), [EOT], block_size=256))
+    pieces = list(cuts.blocks(path, 0, len(text.encode()), [EOT], block_size=256))
     assert len(pieces) > 10
     assert all(length <= 256 for _, length, _ in pieces)
     assert "".join(t for _, _, t in pieces) == text

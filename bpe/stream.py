@@ -11,6 +11,7 @@ import codecs
 import gc
 import multiprocessing
 import os
+from itertools import chain
 
 import regex
 
@@ -79,7 +80,7 @@ def _encode_share(tokenizer, texts, options, conn):
     try:
         encoded = [tokenizer.encode(t, **options) for t in texts]
         conn.send_bytes(array.array("q", map(len, encoded)).tobytes())
-        conn.send_bytes(array.array("q", [i for ids in encoded for i in ids]).tobytes())
+        conn.send_bytes(array.array("q", chain.from_iterable(encoded)).tobytes())
     except BaseException as error:  # report it instead of dying silently
         conn.send_bytes(b"")
         conn.send(error)
@@ -95,9 +96,9 @@ def _receive(conn):
     sizes, flat = array.array("q"), array.array("q")
     sizes.frombytes(lengths)
     flat.frombytes(conn.recv_bytes())
-    out, start = [], 0
+    ids, out, start = flat.tolist(), [], 0
     for n in sizes:
-        out.append(flat[start:start + n].tolist())
+        out.append(ids[start:start + n])
         start += n
     return out
 

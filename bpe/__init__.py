@@ -22,5 +22,5 @@ from .train import count_pairs, greater_pair, lowest_ids, merge, train
 
 __all__ = [
     "PAT", "Tokenizer", "bytes_to_unicode", "count_pairs", "encode_word", "greater_pair",
-    "lowest_ids", "merge", "pretokenize", "split_special", "to_bytes", "train",
+    "lowest_ids", "merge", "openai", "pretokenize", "split_special", "to_bytes", "train",
 ]

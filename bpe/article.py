@@ -12,7 +12,7 @@ import os
 from . import analysis, ledger
 from .display import show_token
 from .openai import get_encoding
-from .pipeline import count_strings, train_file
+from .pipeline import train_file
 from .pretokenize import PAT
 from .tokenizer import Tokenizer
 from .train import train
@@ -48,18 +48,21 @@ def story_figures(tokenizer, merges, heldout, small=None):
     return figures
 
 
-def language_figures(pairs, stories_tokenizer):
-    """The Vietnamese section's figures on (English, Vietnamese) pairs."""
-    encoders = {name: get_encoding(name) for name in ENCODINGS}
-    encoders["tinystories"] = stories_tokenizer
-    costs = analysis.language_costs(encoders, pairs)
+def encoders_for(stories_tokenizer):
+    """OpenAI's three encodings and the TinyStories tokenizer, keyed as the ledger names them."""
+    return {**{name: get_encoding(name) for name in ENCODINGS}, "tinystories": stories_tokenizer}
+
+
+def language_figures(pairs, costs, stories_key="tinystories"):
+    """The Vietnamese section's figures from pairs and their ``analysis.language_costs``."""
     figures = {}
     for side, key in ((0, "lang.en_stats"), (1, "lang.vi_stats")):
         s = analysis.text_stats([pair[side] for pair in pairs])
         figures[key] = f"{s['characters']:,} / {s['UTF-8 bytes']:,} / {s['words']:,}"
     for name, row in costs.items():
-        figures[f"lang.{name}"] = (f"{row['English tokens']:,} {row['Vietnamese tokens']:,} "
-                                   f"{row['Vietnamese / English']:.2f}x")
+        key = "tinystories" if name == stories_key else name
+        figures[f"lang.{key}"] = (f"{row['English tokens']:,} {row['Vietnamese tokens']:,} "
+                                  f"{row['Vietnamese / English']:.2f}x")
     return figures
 
 
@@ -100,12 +103,12 @@ def run(valid, train_path, pairs, vocab_size=10_000, heldout=200, workers=None):
         valid_text = f.read()
     stories = [s for s in valid_text.split(EOT) if s.strip()][:heldout]
     vocab, merges, report = train_file(train_path, vocab_size, [EOT], workers=workers)
-    small_vocab, small_merges, _ = train_file(valid, vocab_size, [EOT], workers=workers)
+    small_vocab, small_merges, small_report = train_file(valid, vocab_size, [EOT], workers=workers)
     tokenizer = Tokenizer(vocab, merges, [EOT])
     figures = story_figures(tokenizer, merges, [s.strip("\n") for s in stories], (small_vocab, small_merges))
-    figures["fast.distinct"] = len(count_strings(valid, [EOT], workers=workers)[0])
+    figures["fast.distinct"] = small_report.distinct_pretokens  # the article counts the valid file's
     figures.update(no_regex_figures(valid_text[:1_000_000]))
-    figures.update(language_figures(pairs, tokenizer))
+    figures.update(language_figures(pairs, analysis.language_costs(encoders_for(tokenizer), pairs)))
     print(report)
     return figures
 
@@ -121,9 +124,9 @@ def main(argv=None):
     pairs = read_pairs(*args.pairs) if args.pairs else hub_pairs()
     figures = run(valid, train_path, pairs, args.vocab_size, workers=os.cpu_count())
     for key, value in figures.items():
-        what, article_value, _ = ledger.ARTICLE[key]
-        mark = "same" if str(value) == str(article_value) else "differs"
-        print(f"{what}\n    article: {article_value}\n    this run: {value}   ({mark})")
+        what, article_value, article_data = ledger.ARTICLE[key]
+        status = ledger.status(article_value, article_data, {"value": value, "data": article_data})
+        print(f"{what}\n    article: {article_value}\n    this run: {value}   ({status})")
     return figures
 
 

@@ -7,11 +7,10 @@ nothing. The last 200 stories are held out; the rest are the training text.
 """
 import array
 import hashlib
-import os
 import sys
-import tempfile
 
 from . import data
+from .files import write_atomically
 from .openai import get_encoding
 
 EOT = "<|endoftext|>"
@@ -60,15 +59,6 @@ def stories():
     return pieces[:-1]
 
 
-def write_text(target, text):
-    """Write text to target through a temporary file."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-        f.write(text)
-    os.replace(tmp, target)
-
-
 def tinystories_files():
     """(training file, held-out file): every story followed by <|endoftext|>, the last 200 held out.
 
@@ -78,8 +68,9 @@ def tinystories_files():
     train, heldout = folder / "tinystories_train.txt", folder / "tinystories_heldout.txt"
     if not all(f.is_file() and data.sha256_of(f) == DERIVED_SHA256[f.name] for f in (train, heldout)):
         all_stories = stories()
-        write_text(heldout, "".join(s + EOT for s in all_stories[-HELDOUT:]))
-        write_text(train, "".join(s + EOT for s in all_stories[:-HELDOUT]))
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomically(heldout, "".join(s + EOT for s in all_stories[-HELDOUT:]))
+        write_atomically(train, "".join(s + EOT for s in all_stories[:-HELDOUT]))
     return train, heldout
 
 

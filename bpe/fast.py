@@ -150,7 +150,7 @@ class PairHeap:
 def train_table(rows, n_merges, method="heap", progress=None):
     """Learn up to n_merges merges from {pre-token bytes: count}; return (merges, pick_seconds, apply_seconds)."""
     if method not in ("scan", "heap"):
-        raise ValueError(f"method must be 'naive', 'scan' or 'heap', not {method!r}")
+        raise ValueError(f"the indexed trainer picks by 'scan' or 'heap', not {method!r}")
     table = IndexedTable(rows)
     heap = PairHeap(table) if method == "heap" else None
     merges, pick_seconds, apply_seconds = [], 0.0, 0.0

@@ -10,6 +10,8 @@ import json
 import os
 from pathlib import Path
 
+from .files import write_atomically
+
 TOY, UNICODE, LESSON = "toy corpus", "Unicode", "lesson's toy text"
 TS_VALID, TS_TRAIN = "TinyStoriesV2 valid (22.5 MB)", "TinyStoriesV2 train (2.2 GB)"
 TS_1M, OPUS = "TinyStoriesV2, first 1,000,000 characters", "OPUS-100 en-vi test (2,000 pairs)"
@@ -102,9 +104,7 @@ def record(chapter, figures, data):
     folder = results_dir()
     folder.mkdir(parents=True, exist_ok=True)
     entries = {key: {"value": value, "data": data} for key, value in figures.items()}
-    tmp = folder / f".{chapter}.json.tmp"
-    tmp.write_text(json.dumps(entries, ensure_ascii=False, indent=1), encoding="utf-8")
-    tmp.replace(folder / f"{chapter}.json")
+    write_atomically(folder / f"{chapter}.json", json.dumps(entries, ensure_ascii=False, indent=1))
     return len(entries)
 
 

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .pretokenize import PAT, check_specials, to_bytes
-from .train import check_vocab_size, naive_merges, vocab_from_merges
+from .train import check_method, check_vocab_size, naive_merges, vocab_from_merges
 
 
 @dataclass
@@ -94,6 +94,7 @@ def train_file(path, vocab_size, specials=(), workers=None, method="heap", patte
 
     specials = check_specials(specials)
     check_vocab_size(vocab_size, specials)
+    check_method(method)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"no such file: {path}")
     workers = workers or os.cpu_count() or 1

@@ -18,6 +18,8 @@ import regex
 from .pretokenize import PAT
 
 SPACE = regex.compile(r"\s")  # the pattern's own idea of whitespace
+
+
 def safe_end(text, tokenizer):
     """The last index at which text may be cut without changing its encoding (0 if none).
 

@@ -65,6 +65,15 @@ def check_vocab_size(vocab_size, specials):
         )
 
 
+METHODS = ("naive", "scan", "heap")
+
+
+def check_method(method):
+    """Refuse an unknown training method before any work is done."""
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, not {method!r}")
+
+
 class OutOfPairs(UserWarning):
     """Training stopped before vocab_size: no pair of tokens was left to merge."""
 
@@ -104,6 +113,7 @@ def train(text, vocab_size, specials=(), pattern=PAT, tie_break=greater_pair, on
     check_text(text)
     specials = check_specials(specials)
     check_vocab_size(vocab_size, specials)
+    check_method(method)
     counts = pretokenize(text, specials, pattern)
     n_merges = vocab_size - 256 - len(specials)
     if method == "naive":

@@ -1,7 +1,7 @@
 """The article edition's pipeline, run offline on small local files given by path."""
 import pytest
 
-from bpe import article, corpora, ledger
+from bpe import analysis, article, corpora, ledger
 
 EOT = "<|endoftext|>"
 
@@ -43,6 +43,7 @@ def test_language_figures_count_every_pair(local_files):
     import bpe
 
     tok = bpe.Tokenizer(*bpe.train("low lower", 260))
-    figures = article.language_figures(pairs[:20], tok)
+    costs = analysis.language_costs(article.encoders_for(tok), pairs[:20])
+    figures = article.language_figures(pairs[:20], costs)
     assert set(figures) == {"lang.en_stats", "lang.vi_stats", "lang.gpt2", "lang.cl100k_base",
                             "lang.o200k_base", "lang.tinystories"}

@@ -1,5 +1,4 @@
 """Interoperability, proven by identical ids: tiktoken and Hugging Face tokenizers."""
-import json
 
 import pytest
 from hypothesis import given, settings, strategies as st

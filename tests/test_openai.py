@@ -3,7 +3,6 @@ import socket
 
 import pytest
 
-import bpe
 from bpe import openai
 
 

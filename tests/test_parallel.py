@@ -108,3 +108,8 @@ def test_train_file_bad_input(tmp_path):
         train_file(tmp_path / "missing.txt", 300)
     with pytest.raises(ValueError, match="too small"):
         train_file(write(tmp_path, "x"), 256, [EOT])
+
+
+def test_train_file_refuses_an_unknown_method_before_reading(tmp_path):
+    with pytest.raises(ValueError, match="method"):
+        train_file(tmp_path / "never-read.txt", 300, method="fastest")

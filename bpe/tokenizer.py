@@ -4,10 +4,10 @@ Training (``train.py``) chooses merges by count; encoding has no counts, only th
 ordered merge list, so it applies the earliest-learned merge first. The file
 format that stores a tokenizer lives in ``files.py``.
 """
-import functools
 from itertools import chain
 
-from .pretokenize import PAT, check_specials, check_text, finder, special_splitter, split_special, to_bytes
+from .piece import PieceCache, PieceEncoder
+from .pretokenize import PAT, check_specials, check_text, finder, special_splitter, split_special
 from .train import merge
 
 
@@ -50,7 +50,7 @@ class Tokenizer:
     """A byte-level BPE tokenizer: ``vocab`` (id -> bytes), ordered ``merges``, ``specials``.
 
     Tokenizer(*train(text, 300)).encode("low") -> a list of ids. Method names follow
-    tiktoken's where it has them. Encoded pre-tokens are kept in an LRU cache of
+    tiktoken's where it has them. Encoded pre-tokens are kept in a cache of up to
     ``cache_size`` entries (0 turns it off), so common words are merged only once.
     """
 
@@ -65,17 +65,15 @@ class Tokenizer:
         for i in sorted(self.vocab):  # a token listed twice encodes to its smaller id
             self.token_id.setdefault(self.vocab[i], i)
         self.special_id = {s: self.token_id[s.encode("utf-8")] for s in self.specials}
+        self.encode_piece = PieceEncoder(self.merges, self.token_id)  # encode_piece(" newest") == (263,)
         self._find = (lambda chunk: [chunk] if chunk else []) if pattern is None else finder(pattern)
-        self.piece_ids = functools.lru_cache(cache_size)(self.encode_piece) if cache_size else self.encode_piece
+        self.cache = PieceCache(self.encode_piece, cache_size)
+        self.piece_ids = self.cache.__getitem__ if cache_size else self.encode_piece
 
     @property
     def n_vocab(self):
         """One more than the largest id, as in tiktoken."""
         return max(self.vocab) + 1
-
-    def encode_piece(self, piece):
-        """The ids of one pre-token string: encode_piece(" newest") == (263,) for the toy."""
-        return tuple(self.token_id[t] for t in encode_word(to_bytes(piece), self.rank))
 
     def encode_ordinary(self, text):
         """Text -> ids, treating any spelling of a special token as ordinary text."""
@@ -116,7 +114,7 @@ class Tokenizer:
 
     def encode_batch(self, texts, workers=None, **options):
         """encode() on each text, spread over worker processes."""
-        from .stream import encode_batch
+        from .batch import encode_batch
         return encode_batch(self, texts, workers, **options)
 
     def encode_iterable(self, pieces):

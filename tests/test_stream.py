@@ -6,7 +6,7 @@ import textwrap
 from hypothesis import given, strategies as st
 
 import bpe
-from bpe.stream import safe_end, slices
+from bpe.stream import safe_end
 
 EOT = "<|endoftext|>"
 lines = st.lists(st.sampled_from(["low ", "lower\n", "\n", "  \n", "newest\n\n", EOT, "a\nb", " \t", "é", "🙃\n", "x"]),
@@ -41,13 +41,6 @@ def test_decode_stream_never_splits_a_character(toy, text):
 
 def test_decode_stream_flushes_a_broken_tail(toy):
     assert list(toy.decode_stream([240, 159])) == ["\ufffd"]
-
-
-def test_slices_cover_everything_in_order():
-    texts = [str(i) * i for i in range(20)]
-    for n in (1, 2, 3, 7, 30):
-        parts = slices(texts, n)
-        assert len(parts) == n and sum(parts, []) == texts
 
 
 def test_encode_iterable_memory_stays_bounded(tmp_path):

@@ -1,0 +1,89 @@
+"""encode_batch: the same ids as encode, in order, whoever encodes each run; errors reach the caller."""
+import os
+import time
+
+import pytest
+
+import bpe
+from bpe.batch import slices
+
+EOT = "<|endoftext|>"
+
+
+@pytest.fixture
+def fork_always(monkeypatch):
+    """Let tiny test batches take the forked path, which a real batch this small would skip."""
+    monkeypatch.setattr(bpe.batch, "CHARS_PER_WORKER", 1)
+
+
+def test_slices_cover_everything_in_order():
+    texts = [str(i) * i for i in range(20)]
+    for n in (1, 2, 3, 7, 30):
+        parts = slices(texts, n)
+        assert len(parts) == n and sum(parts, []) == texts
+
+
+def test_matches_encode(toy, fork_always):
+    texts = [f"newest {i} lowest" * (i % 7) for i in range(50)] + ["", EOT]
+    expected = [toy.encode(t) for t in texts]
+    for workers in (1, 2, 3):
+        assert toy.encode_batch(texts, workers=workers) == expected
+    assert toy.encode_batch([], workers=2) == []
+
+
+def test_options_reach_the_workers(toy, fork_always):
+    texts = ["fox" + EOT] * 40
+    assert toy.encode_batch(texts, workers=2, allowed_special=set(), disallowed_special=()) == [
+        toy.encode_ordinary(t) for t in texts]
+    with pytest.raises(ValueError, match="special token"):
+        toy.encode_batch(texts, workers=2, allowed_special=set())
+
+
+def test_large_batch_in_order(tinystories_train_text):
+    """The real path (no patching): 1 MB of stories, two processes, ids equal to encode's."""
+    stories = tinystories_train_text[:1_000_000].split(EOT)[:-1]
+    tok = bpe.Tokenizer(*bpe.train(tinystories_train_text[:100_000], 600, [EOT]), [EOT])
+    assert tok.encode_batch(stories, workers=2) == [tok.encode(s) for s in stories]
+
+
+class FailsInWorkers(bpe.Tokenizer):
+    """A tokenizer whose encode breaks only outside the process that made it.
+
+    The parent is slowed down so that the worker surely gets some of the runs.
+    """
+
+    def __init__(self, tok, how):
+        super().__init__(tok.vocab, tok.merges, tok.specials)
+        self.parent, self.how = os.getpid(), how
+
+    def encode(self, text, **options):
+        if os.getpid() != self.parent:
+            if self.how == "die":
+                os._exit(3)
+            raise KeyError("broken in a worker")
+        time.sleep(0.005)
+        return super().encode(text, **options)
+
+
+def test_a_worker_error_is_raised_here(toy, fork_always):
+    with pytest.raises(KeyError, match="broken in a worker"):
+        FailsInWorkers(toy, "raise").encode_batch(["newest"] * 200, workers=2)
+
+
+def test_a_worker_that_dies_is_reported(toy, fork_always):
+    with pytest.raises(RuntimeError, match="died"):
+        FailsInWorkers(toy, "die").encode_batch(["newest"] * 200, workers=2)
+
+
+def test_errors_in_this_process(toy, fork_always):
+    with pytest.raises(ValueError, match="surrogate"):
+        toy.encode_batch(["fine"] * 10 + ["bad \ud800"] * 10, workers=2)
+    with pytest.raises(TypeError, match="str"):
+        toy.encode_batch(["fine", b"bytes"], workers=2)
+    with pytest.raises(ValueError, match="positive"):
+        toy.encode_batch(["fine"], workers=0)
+
+
+def test_small_batches_stay_in_this_process(toy, monkeypatch):
+    monkeypatch.setattr(bpe.batch, "_encode_forked", None)  # calling it would fail
+    assert toy.encode_batch(["newest lowest"] * 100, workers=2) == [toy.encode("newest lowest")] * 100

@@ -137,6 +137,8 @@ def path(name):
         download(entry.url, cached)
     except OSError as error:
         looked = f"{MIRROR_SETTING}={mirror}" if mirror else f"{MIRROR_SETTING} is not set"
+        if mirror and not mirror.is_absolute():
+            looked += f", read from {Path.cwd()}"  # notebooks run in their own folder
         raise DataError(
             f"{name} is not available: not in the mirror ({looked}), not in the cache ({cached}), and "
             f"downloading {entry.url} failed ({error}). Point {MIRROR_SETTING} at a folder that holds it.") from None

@@ -55,6 +55,8 @@ class Tokenizer:
     """
 
     def __init__(self, vocab, merges, specials=(), pattern=PAT, cache_size=65536):
+        if not isinstance(cache_size, int) or cache_size < 0:
+            raise ValueError(f"cache_size must be a non-negative integer, got {cache_size!r}")
         self.specials = check_specials(specials)
         self.vocab = dict(vocab)
         self.merges = [tuple(m) for m in merges]

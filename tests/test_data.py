@@ -79,6 +79,18 @@ def test_missing_everywhere_names_the_file_and_the_setting(tmp_path, monkeypatch
     assert not list((tmp_path / "cache").rglob("*")) or all(p.is_dir() for p in (tmp_path / "cache").rglob("*"))
 
 
+def test_a_relative_mirror_says_where_it_was_read_from(tmp_path, monkeypatch, fake_entry):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(data.MIRROR_SETTING, "../shared/data")
+    monkeypatch.setenv(data.CACHE_SETTING, str(tmp_path / "cache"))
+
+    def offline(url, target):
+        raise OSError("network is unreachable")
+    monkeypatch.setattr(data, "download", offline)
+    with pytest.raises(data.DataError, match=f"read from {tmp_path}"):
+        data.path("test/x.txt")
+
+
 def test_unknown_name():
     with pytest.raises(KeyError, match="not in the data registry"):
         data.path("nope.txt")

@@ -61,3 +61,9 @@ def test_cache_is_bounded(toy):
     text = " ".join(f"w{i}" for i in range(100))
     assert tok.encode(text) == toy.encode(text) == tok.encode(text)  # still right after it starts afresh
     assert 0 < len(tok.cache) <= 4
+
+
+@pytest.mark.parametrize("size", [-1, 1.5, "big"])
+def test_cache_size_must_be_a_count(toy, size):
+    with pytest.raises(ValueError, match="cache_size"):
+        bpe.Tokenizer(toy.vocab, toy.merges, toy.specials, cache_size=size)

@@ -2,15 +2,13 @@
 
 Single-thread throughput on the book's 200 held-out stories with the 10,000-token TinyStories
 vocabulary (medians of repeated runs, all in this one process), then encode_batch with one and
-two workers on the 6,035 training stories, from an empty cache ("cold": each worker merges the
-words it meets for itself) and from a full one ("warm"), and the most two processes can gain on
-this machine. Results also go to _build/bench/encode.json.
+two workers on the 6,035 training stories, for a tokenizer kept across calls (full cache, worker
+process reused) and for a fresh one per call (empty cache, worker forked), and the most two
+processes can gain on this machine. Results also go to _build/bench/encode.json.
 """
 import gc
 import json
 import os
-import statistics
-import time
 from pathlib import Path
 
 import bpe
@@ -18,66 +16,73 @@ from bpe.batch import slices
 from bpe.corpora import tinystories_files
 from bpe.openai import get_encoding
 from bpe.pipeline import train_file
+from bpe.timing import median_seconds, paired_ratio
 
 OUT = Path(__file__).resolve().parent.parent / "_build" / "bench"
 EOT = "<|endoftext|>"
 PAIRS = 9
 
 
-def median_seconds(run, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+def batch_speedups(vocab, merges, stories):
+    """encode_batch, 1 worker against 2, for a long-running tokenizer and for a fresh one.
 
-
-def batch_speedup(vocab, merges, stories, cache):
-    """Median over PAIRS of (1-worker time / 2-worker time), each pair run back to back.
-
-    Pairs, rather than two separate medians, because this VM's speed drifts by up to 2x
-    over seconds: both halves of a pair see the same machine. "cold" starts each run
-    from an empty cache; "warm" from one that already holds every word.
+    "kept": one tokenizer serves every call, so its cache holds every word and its
+    worker process, forked on the first 2-worker call, is reused (a service encoding
+    batch after batch). "fresh": a new tokenizer per call, so each call starts from
+    an empty cache, and with 2 workers also forks its worker.
     """
-    seconds = {1: [], 2: []}
-    for rep in range(PAIRS):
-        for workers in ((1, 2) if rep % 2 == 0 else (2, 1)):
-            fresh = bpe.Tokenizer(vocab, merges, [EOT])
-            if cache == "warm":
-                fresh.encode_batch(stories, workers=1)
-            start = time.perf_counter()
-            fresh.encode_batch(stories, workers=workers)
-            seconds[workers].append(time.perf_counter() - start)
-    speedup = statistics.median(a / b for a, b in zip(seconds[1], seconds[2]))
-    print(f"{cache} cache: 1 worker {statistics.median(seconds[1]):.3f} s, 2 workers "
-          f"{statistics.median(seconds[2]):.3f} s, speed-up {speedup:.2f}x (target >= 1.6)")
-    return speedup
+    kept = bpe.Tokenizer(vocab, merges, [EOT])
+    kept.encode_batch(stories, workers=2)  # fork the worker and fill both caches
+
+    unused = [bpe.Tokenizer(vocab, merges, [EOT]) for _ in range(2 * PAIRS)]  # built untimed
+    used = []
+
+    def fresh(workers):
+        used.append(unused.pop())
+        used[-1].encode_batch(stories, workers=workers)  # its worker is stopped after timing
+
+    speedups = {}
+    for name, one, two in [
+        ("kept", lambda: kept.encode_batch(stories, workers=1), lambda: kept.encode_batch(stories, workers=2)),
+        ("fresh", lambda: fresh(1), lambda: fresh(2)),
+    ]:
+        speedups[name], t1, t2 = paired_ratio(one, two, PAIRS)
+        print(f"{name + ' tokenizer:':<18}1 worker {t1:.3f} s, 2 workers {t2:.3f} s, "
+              f"speed-up {speedups[name]:.2f}x (target >= 1.6)")
+    for tok in used + [kept]:
+        tok.close()
+    return speedups
 
 
 def parallel_ceiling(tok, stories):
-    """What two processes gain with nothing to send back: the machine's own limit.
+    """What two processes gain when nothing is sent between them: the machine's own limit.
 
-    Each of two forked processes encodes half the stories and exits, against one
-    process encoding them all (warm cache, alternating, median ratio). encode_batch
-    also has to ship the ids home, so it cannot beat this figure.
+    A helper process, forked once and warmed up, encodes the second half of the
+    stories while this one encodes the first; against this process encoding all of
+    them (cache full, garbage collection paused, as in encode_batch). encode_batch
+    also ships texts out and ids home, so it cannot beat this figure.
     """
-    tok.encode_batch(stories, workers=1)
-    halves, ratios = slices(stories, 2), []
-    gc.disable()  # as encode_batch does
-    for _ in range(PAIRS):
-        start = time.perf_counter()
-        [tok.encode(s) for s in stories]
-        one = time.perf_counter() - start
-        start = time.perf_counter()
-        pid = os.fork()
-        [tok.encode(s) for s in halves[pid == 0]]  # the child takes the second half
-        if pid == 0:
-            os._exit(0)
-        os.waitpid(pid, 0)
-        ratios.append(one / (time.perf_counter() - start))
+    halves, go, done = slices(stories, 2), os.pipe(), os.pipe()
+    gc.disable()
+    [tok.encode(s) for s in stories]
+    pid = os.fork()
+    if pid == 0:  # the helper: encode the second half whenever told to
+        [tok.encode(s) for s in halves[1]]
+        while os.read(go[0], 1) == b"g":
+            [tok.encode(s) for s in halves[1]]
+            os.write(done[1], b"d")
+        os._exit(0)
+
+    def together():
+        os.write(go[1], b"g")
+        [tok.encode(s) for s in halves[0]]
+        os.read(done[0], 1)
+
+    ratio, _, _ = paired_ratio(lambda: [tok.encode(s) for s in stories], together, PAIRS)
+    os.write(go[1], b"q")
+    os.waitpid(pid, 0)
     gc.enable()
-    return statistics.median(ratios)
+    return ratio
 
 
 def main():
@@ -108,9 +113,9 @@ def main():
     stories = train_path.read_text(encoding="utf-8").split(EOT)[:-1]
     print(f"\nencode_batch on {len(stories):,} stories ({sum(map(len, stories)) / 1e6:.1f} MB), "
           f"1 and 2 workers alternating, {PAIRS} pairs")
-    speedups = {cache: batch_speedup(vocab, merges, stories, cache) for cache in ("cold", "warm")}
+    speedups = batch_speedups(vocab, merges, stories)
     ceiling = parallel_ceiling(tok, stories)
-    print(f"{'ceiling: two processes each encode half, no ids sent back':<66}{ceiling:6.2f}x")
+    print(f"{'ceiling: two warm processes each encode half, nothing sent':<66}{ceiling:6.2f}x")
 
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "encode.json").write_text(json.dumps({"seconds": seconds, "ratio_vs_tiktoken": ratio,

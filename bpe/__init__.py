@@ -9,11 +9,12 @@ Modules, in the order the book introduces them: ``utf8`` (bytes), ``pretokenize`
 (regex and special tokens), ``train`` (the naive trainer), ``tokenizer`` (encode
 and decode) with ``piece`` (its fast word encoder and cache), ``files`` (GPT-2's
 vocab.json / merges.txt), ``openai`` (the real tiktoken encodings, offline),
-``stream`` (large inputs) and ``batch`` (many texts over processes), ``interop``
+``stream`` (large inputs), ``batch`` and ``workers`` (many texts over processes), ``interop``
 (tiktoken and Hugging Face), ``fast`` (the indexed scan and heap trainers),
 ``cuts``, ``parallel`` and ``pipeline`` (training on a large file), ``cli`` (the ``bpe``
 command), ``data`` and ``corpora`` (the pinned data), ``analysis``, ``article``
-and ``ledger`` (the data chapters' figures), and ``display`` (tables and traces).
+and ``ledger`` (the data chapters' figures), ``display`` (tables and traces) and
+``timing`` (measuring speed on a noisy machine).
 """
 from . import batch, openai
 from .files import bytes_to_unicode

@@ -115,9 +115,16 @@ class Tokenizer:
         return ids
 
     def encode_batch(self, texts, workers=None, **options):
-        """encode() on each text, spread over worker processes."""
+        """encode() on each text, spread over worker processes (kept for later calls; see close)."""
         from .batch import encode_batch
         return encode_batch(self, texts, workers, **options)
+
+    def close(self):
+        """Stop the worker processes encode_batch keeps; a later call forks new ones."""
+        pool = getattr(self, "_workers", None)
+        if pool is not None:
+            pool.close()
+            self._workers = None
 
     def encode_iterable(self, pieces):
         """Ids for a text given as an iterable of strings (say, a file's lines), produced lazily."""

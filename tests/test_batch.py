@@ -1,4 +1,5 @@
 """encode_batch: the same ids as encode, in order, whoever encodes each run; errors reach the caller."""
+import gc
 import os
 import time
 
@@ -14,6 +15,7 @@ EOT = "<|endoftext|>"
 def fork_always(monkeypatch):
     """Let tiny test batches take the forked path, which a real batch this small would skip."""
     monkeypatch.setattr(bpe.batch, "CHARS_PER_WORKER", 1)
+    monkeypatch.setattr(bpe.batch, "CHARS_TO_FORK", 1)
 
 
 def test_slices_cover_everything_in_order():
@@ -66,13 +68,45 @@ class FailsInWorkers(bpe.Tokenizer):
 
 
 def test_a_worker_error_is_raised_here(toy, fork_always):
+    failing = FailsInWorkers(toy, "raise")
     with pytest.raises(KeyError, match="broken in a worker"):
-        FailsInWorkers(toy, "raise").encode_batch(["newest"] * 200, workers=2)
+        failing.encode_batch(["newest"] * 200, workers=2)
+    assert failing._workers.links == []  # the pool was closed: the next batch starts afresh
 
 
 def test_a_worker_that_dies_is_reported(toy, fork_always):
     with pytest.raises(RuntimeError, match="died"):
         FailsInWorkers(toy, "die").encode_batch(["newest"] * 200, workers=2)
+
+
+def worker_pids(tok):
+    return [process.pid for process, _, _ in tok._workers.links]
+
+
+def test_workers_are_kept_between_batches_and_closed_on_request(toy_corpus, fork_always):
+    tok = bpe.Tokenizer(*bpe.train(toy_corpus, 265, [EOT]), [EOT])
+    texts = ["newest lowest"] * 100
+    assert tok.encode_batch(texts, workers=2) == [tok.encode(t) for t in texts]
+    pids = worker_pids(tok)
+    tok.encode_batch(texts, workers=2)
+    assert worker_pids(tok) == pids and len(pids) == 1
+    tok.encode_batch(texts, workers=3)  # another size: a new pool
+    assert len(worker_pids(tok)) == 2 and not set(worker_pids(tok)) & set(pids)
+    processes = [process for process, _, _ in tok._workers.links]
+    tok.close()
+    assert not any(process.is_alive() for process in processes)
+    assert tok.encode_batch(texts, workers=2) == [tok.encode(t) for t in texts]  # forks again
+    tok.close()
+
+
+def test_workers_end_with_their_tokenizer(toy_corpus, fork_always):
+    tok = bpe.Tokenizer(*bpe.train(toy_corpus, 265, [EOT]), [EOT])
+    tok.encode_batch(["newest lowest"] * 100, workers=2)
+    process = tok._workers.links[0][0]
+    del tok
+    gc.collect()
+    process.join(timeout=5)
+    assert not process.is_alive()
 
 
 def test_errors_in_this_process(toy, fork_always):
@@ -85,5 +119,20 @@ def test_errors_in_this_process(toy, fork_always):
 
 
 def test_small_batches_stay_in_this_process(toy, monkeypatch):
-    monkeypatch.setattr(bpe.batch, "_encode_forked", None)  # calling it would fail
+    monkeypatch.setattr(bpe.batch, "share", None)  # calling it would fail
     assert toy.encode_batch(["newest lowest"] * 100, workers=2) == [toy.encode("newest lowest")] * 100
+
+
+def test_running_workers_take_smaller_batches(toy_corpus, monkeypatch):
+    """A batch too small to pay for a fork is still shared once the workers are running."""
+    tok = bpe.Tokenizer(*bpe.train(toy_corpus, 265, [EOT]), [EOT])
+    shared = []
+    share = bpe.batch.share
+    monkeypatch.setattr(bpe.batch, "share", lambda *args: shared.append(1) or share(*args))
+    mid = ["newest lowest widest"] * (2 * bpe.batch.CHARS_PER_WORKER // 10)  # 20 characters each
+    tok.encode_batch(mid, workers=2)
+    assert shared == [] and getattr(tok, "_workers", None) is None  # no fork for this little
+    big = ["newest lowest widest"] * (2 * bpe.batch.CHARS_TO_FORK // 20 + 1)
+    assert tok.encode_batch(big, workers=2) == [tok.encode(t) for t in big] and shared == [1]
+    assert tok.encode_batch(mid, workers=2) == [tok.encode(t) for t in mid] and shared == [1, 1]
+    tok.close()

@@ -1,0 +1,43 @@
+"""Timing helpers for the chapters and ``make bench``, on machines whose speed drifts.
+
+A shared 2-core VM can run the same code twice as slowly from one second to the
+next. So a single time says little: ``best_seconds`` keeps the least disturbed
+of a few runs, and ``paired_ratio`` compares two ways of doing something by
+running them back to back, many times, and taking the median of the ratios.
+"""
+import statistics
+import time
+
+
+def seconds(run):
+    """How long run() takes: seconds(lambda: sum(range(10))) is a few microseconds."""
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
+
+
+def best_seconds(run, repeats=5):
+    """The fastest of a few runs: the one least disturbed by whatever else the machine does."""
+    return min(seconds(run) for _ in range(repeats))
+
+
+def median_seconds(run, repeats=5):
+    """The median time of a few runs."""
+    return statistics.median(seconds(run) for _ in range(repeats))
+
+
+def paired_ratio(run_a, run_b, pairs=9):
+    """(median of time_a / time_b over back-to-back pairs, median time_a, median time_b).
+
+    The order within a pair alternates, so neither run always goes first.
+    """
+    times_a, times_b = [], []
+    for i in range(pairs):
+        if i % 2 == 0:
+            times_a.append(seconds(run_a))
+            times_b.append(seconds(run_b))
+        else:
+            times_b.append(seconds(run_b))
+            times_a.append(seconds(run_a))
+    ratio = statistics.median(a / b for a, b in zip(times_a, times_b))
+    return ratio, statistics.median(times_a), statistics.median(times_b)

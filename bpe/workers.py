@@ -1,0 +1,121 @@
+"""Worker processes that a tokenizer keeps for ``encode_batch`` (see ``batch.py``).
+
+Each worker is forked once, so it starts with the tokenizer and its cache as they
+were, then grows a cache of its own. It waits for a batch (the runs it may need),
+takes runs from the back through a pair of shared counters, sends the ids of
+each run home, says when it is done, and waits for the next batch. Unlike the
+pool in ``parallel.py``, it outlives a single call.
+"""
+import gc
+import multiprocessing
+import signal
+
+PIPE_BYTES = 1 << 20  # room for a few runs, so neither side waits for the other to read
+
+_inherited = None  # the tokenizer the next forked worker serves (a global, not an argument,
+                   # so that the Process objects kept here do not keep the tokenizer alive)
+
+
+def widen(pipe):
+    """Enlarge a pipe's buffer where the system allows it (Linux); elsewhere leave it be."""
+    try:
+        import fcntl
+        fcntl.fcntl(pipe.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+    except (ImportError, AttributeError, OSError):
+        pass
+
+
+def take(ends, front, lowest=0):
+    """Claim a run: the next from the front, or from the back down to lowest; None once they meet.
+
+    ends is a shared [next from the front, next from the back]; take(ends, True) == 0 at first.
+    """
+    with ends.get_lock():
+        k = ends[0] if front else ends[1]
+        if ends[0] > ends[1] or k < lowest:
+            return None
+        if front:
+            ends[0] = k + 1
+        else:
+            ends[1] = k - 1
+    return k
+
+
+class Workers:
+    """size - 1 forked processes that encode runs of a batch alongside this one."""
+
+    def __init__(self, tokenizer, size):
+        global _inherited
+        ctx = multiprocessing.get_context("fork")
+        self.size, self.ends, self.links = size, ctx.Array("q", 2), []
+        _inherited = tokenizer
+        try:
+            for _ in range(size - 1):
+                task_end, task_pipe = ctx.Pipe(duplex=False)
+                result_pipe, result_end = ctx.Pipe(duplex=False)
+                for pipe in (task_pipe, result_pipe):
+                    widen(pipe)
+                others = [pipe for _, *pipes in self.links for pipe in pipes]  # to close in the child
+                process = ctx.Process(target=_serve, args=(self.ends, task_end, result_end, others), daemon=True)
+                process.start()
+                task_end.close()
+                result_end.close()
+                self.links.append((process, task_pipe, result_pipe))
+        except BaseException:
+            self.close(wait=False)
+            raise
+        finally:
+            _inherited = None
+
+    def start(self, n_runs, first, runs, options):
+        """Open a batch of n_runs runs; the workers get runs, the runs from index first on."""
+        with self.ends.get_lock():
+            self.ends[0], self.ends[1] = 0, n_runs - 1
+        for _, task_pipe, _ in self.links:
+            task_pipe.send((first, runs, options))
+
+    def result_pipes(self):
+        return [result_pipe for _, _, result_pipe in self.links]
+
+    def alive(self):
+        return bool(self.links) and all(process.is_alive() for process, _, _ in self.links)
+
+    def close(self, wait=True):
+        """Ask the workers to stop (or, without wait, stop them at once) and reap them."""
+        for process, task_pipe, result_pipe in self.links:
+            try:
+                task_pipe.send(None)
+            except OSError:
+                pass
+        for process, task_pipe, result_pipe in self.links:
+            process.join(timeout=1 if wait else 0)
+            if process.is_alive():
+                process.terminate()
+                process.join()
+            task_pipe.close()
+            result_pipe.close()
+        self.links = []
+
+
+def _serve(ends, task_end, result_end, others):
+    """A worker's life: for each batch, encode runs from the back until the two ends meet."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent, which then ends us
+    for pipe in others:  # other workers' pipes: holding them open would hide their parent's exit
+        pipe.close()
+    tokenizer = _inherited
+    gc.disable()  # id lists hold no cycles; a collection would copy the pages shared with the parent
+    while True:
+        try:
+            task = task_end.recv()
+        except EOFError:  # the parent is gone
+            return
+        if task is None:
+            return
+        first, runs, options = task
+        try:
+            while (k := take(ends, front=False, lowest=first)) is not None:
+                result_end.send((k, [tokenizer.encode(t, **options) for t in runs[k - first]]))
+            result_end.send(None)  # done with this batch
+        except Exception as error:  # report it; the parent then closes the pool
+            result_end.send(error)
+            return

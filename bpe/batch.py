@@ -56,7 +56,7 @@ def encode_batch(tokenizer, texts, workers=None, **options):
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     workers = min(workers or os.cpu_count() or 1, len(texts))
     pool = getattr(tokenizer, "_workers", None)
-    running = pool is not None and pool.size == workers and pool.alive()
+    running = pool is not None and pool.size == workers and pool.usable()
     enough = sum(map(len, texts)) >= workers * (CHARS_PER_WORKER if running else CHARS_TO_FORK)
     collecting = gc.isenabled()
     gc.disable()
@@ -78,7 +78,7 @@ def encode_batch(tokenizer, texts, workers=None, **options):
 def workers_for(tokenizer, n):
     """The tokenizer's kept worker processes for n-process batches, forked on first use."""
     pool = getattr(tokenizer, "_workers", None)
-    if pool is None or pool.size != n or not pool.alive():
+    if pool is None or pool.size != n or not pool.usable():
         if pool is not None:
             pool.close()
         pool = tokenizer._workers = Workers(tokenizer, n)

@@ -8,6 +8,7 @@ pool in ``parallel.py``, it outlives a single call.
 """
 import gc
 import multiprocessing
+import os
 import signal
 
 PIPE_BYTES = 1 << 20  # room for a few runs, so neither side waits for the other to read
@@ -48,6 +49,7 @@ class Workers:
         global _inherited
         ctx = multiprocessing.get_context("fork")
         self.size, self.ends, self.links = size, ctx.Array("q", 2), []
+        self.owner = os.getpid()  # a process forked from this one must not use (or stop) these workers
         _inherited = tokenizer
         try:
             for _ in range(size - 1):
@@ -77,11 +79,16 @@ class Workers:
     def result_pipes(self):
         return [result_pipe for _, _, result_pipe in self.links]
 
-    def alive(self):
-        return bool(self.links) and all(process.is_alive() for process, _, _ in self.links)
+    def usable(self):
+        """True in the process that forked the workers, while they all run."""
+        return (os.getpid() == self.owner and bool(self.links)
+                and all(process.is_alive() for process, _, _ in self.links))
 
     def close(self, wait=True):
         """Ask the workers to stop (or, without wait, stop them at once) and reap them."""
+        if os.getpid() != self.owner:  # an inherited copy: the workers belong to our parent
+            self.links = []
+            return
         for process, task_pipe, result_pipe in self.links:
             try:
                 task_pipe.send(None)

@@ -136,3 +136,24 @@ def test_running_workers_take_smaller_batches(toy_corpus, monkeypatch):
     assert tok.encode_batch(big, workers=2) == [tok.encode(t) for t in big] and shared == [1]
     assert tok.encode_batch(mid, workers=2) == [tok.encode(t) for t in mid] and shared == [1, 1]
     tok.close()
+
+
+def test_a_forked_copy_gets_workers_of_its_own(toy_corpus, fork_always):
+    """After os.fork (say, in a user's own pool), the copy must not talk to its parent's workers."""
+    tok = bpe.Tokenizer(*bpe.train(toy_corpus, 265, [EOT]), [EOT])
+    texts = ["newest lowest"] * 100
+    tok.encode_batch(texts, workers=2)
+    pids = worker_pids(tok)
+    child = os.fork()
+    if child == 0:
+        ok = tok.encode_batch(texts, workers=2) == [tok.encode(t) for t in texts]
+        ok = ok and worker_pids(tok) != pids
+        tok.close()
+        del tok
+        gc.collect()
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert worker_pids(tok) == pids  # ours are untouched, and still serve
+    assert tok.encode_batch(texts, workers=2) == [tok.encode(t) for t in texts]
+    tok.close()

@@ -54,6 +54,7 @@ def encode_batch(tokenizer, texts, workers=None, **options):
         check_text(text)  # here, rather than in a worker
     if workers is not None and (not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    tokenizer.encode("", **options)  # bad options raise here, before any worker is involved
     workers = min(workers or os.cpu_count() or 1, len(texts))
     pool = getattr(tokenizer, "_workers", None)
     running = pool is not None and pool.size == workers and pool.usable()

@@ -109,6 +109,18 @@ def test_workers_end_with_their_tokenizer(toy_corpus, fork_always):
     assert not process.is_alive()
 
 
+def test_bad_options_leave_the_workers_running(toy_corpus, fork_always):
+    tok = bpe.Tokenizer(*bpe.train(toy_corpus, 265, [EOT]), [EOT])
+    tok.encode_batch(["newest"] * 50, workers=2)
+    pids = worker_pids(tok)
+    with pytest.raises(ValueError, match="not special tokens"):
+        tok.encode_batch(["newest"] * 50, workers=2, allowed_special={"<|pad|>"})
+    with pytest.raises(TypeError):
+        tok.encode_batch(["newest"] * 50, workers=2, colour="red")
+    assert worker_pids(tok) == pids
+    tok.close()
+
+
 def test_errors_in_this_process(toy, fork_always):
     with pytest.raises(ValueError, match="surrogate"):
         toy.encode_batch(["fine"] * 10 + ["bad \ud800"] * 10, workers=2)

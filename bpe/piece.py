@@ -15,15 +15,14 @@ NEVER = float("inf")  # the rank of a pair that was never merged
 class PieceEncoder:
     """Text of one pre-token -> tuple of ids, lowest-rank merge first, as encode_word.
 
-    PieceEncoder(merges, token_id)(" low") == the ids of encode_word(to_bytes(" low"), rank).
-    ``token_id`` maps each token's bytes to its id.
+    PieceEncoder(rank, token_id)(" low") == the ids of encode_word(to_bytes(" low"), rank).
+    ``rank`` maps each merge's pair of bytes to its rank, ``token_id`` each token's bytes to its id.
     """
 
-    def __init__(self, merges, token_id):
-        rank = {pair: r for r, pair in enumerate(merges)}  # a repeated pair keeps its last rank
+    def __init__(self, rank, token_id):
         self.byte_id = [token_id[bytes([b])] for b in range(256)]
         self.rank_of = {(token_id[a], token_id[b]): r for (a, b), r in rank.items()}.get
-        self.merged_id = [token_id[a + b] for a, b in merges]
+        self.merged_id = {r: token_id[a + b] for (a, b), r in rank.items()}
 
     def __call__(self, piece):
         ids = [self.byte_id[b] for b in piece.encode("utf-8")]

@@ -67,7 +67,7 @@ class Tokenizer:
         for i in sorted(self.vocab):  # a token listed twice encodes to its smaller id
             self.token_id.setdefault(self.vocab[i], i)
         self.special_id = {s: self.token_id[s.encode("utf-8")] for s in self.specials}
-        self.encode_piece = PieceEncoder(self.merges, self.token_id)  # encode_piece(" newest") == (263,)
+        self.encode_piece = PieceEncoder(self.rank, self.token_id)  # encode_piece(" newest") == (263,)
         self._find = (lambda chunk: [chunk] if chunk else []) if pattern is None else finder(pattern)
         self.cache = PieceCache(self.encode_piece, cache_size)
         self.piece_ids = self.cache.__getitem__ if cache_size else self.encode_piece

@@ -70,7 +70,7 @@ class Workers:
             _inherited = None
 
     def start(self, n_runs, first, runs, options):
-        """Open a batch of n_runs runs; the workers get runs, the runs from index first on."""
+        """Open a batch of n_runs runs; send the workers runs, which are those from index first on."""
         with self.ends.get_lock():
             self.ends[0], self.ends[1] = 0, n_runs - 1
         for _, task_pipe, _ in self.links:

@@ -1,5 +1,6 @@
 """encode_batch: the same ids as encode, in order, whoever encodes each run; errors reach the caller."""
 import gc
+import multiprocessing
 import os
 import time
 
@@ -7,6 +8,7 @@ import pytest
 
 import bpe
 from bpe.batch import slices
+from bpe.workers import take
 
 EOT = "<|endoftext|>"
 
@@ -23,6 +25,13 @@ def test_slices_cover_everything_in_order():
     for n in (1, 2, 3, 7, 30):
         parts = slices(texts, n)
         assert len(parts) == n and sum(parts, []) == texts
+
+
+def test_take_meets_in_the_middle():
+    ends = multiprocessing.Array("q", [0, 4])  # five runs, 0..4; workers were sent runs 2..4
+    assert take(ends, front=True) == 0
+    assert [take(ends, front=False, lowest=2) for _ in range(4)] == [4, 3, 2, None]
+    assert [take(ends, front=True) for _ in range(2)] == [1, None]
 
 
 def test_matches_encode(toy, fork_always):

@@ -52,5 +52,5 @@ def test_same_as_encode_word_on_the_stories(tinystories_train_text):
     vocab, merges = bpe.train(tinystories_train_text[:200_000], 1_000)
     tok = bpe.Tokenizer(vocab, merges)
     pieces = sorted(set(pretokens(tinystories_train_text[:200_000])))
-    encoder = PieceEncoder(merges, tok.token_id)
+    encoder = PieceEncoder(tok.rank, tok.token_id)
     assert [encoder(p) for p in pieces] == [plain(tok, p) for p in pieces]

@@ -56,8 +56,7 @@ def encode_batch(tokenizer, texts, workers=None, **options):
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     tokenizer.encode("", **options)  # bad options raise here, before any worker is involved
     workers = min(workers or os.cpu_count() or 1, len(texts))
-    pool = getattr(tokenizer, "_workers", None)
-    running = pool is not None and pool.size == workers and pool.usable()
+    running = running_workers(tokenizer, workers) is not None
     enough = sum(map(len, texts)) >= workers * (CHARS_PER_WORKER if running else CHARS_TO_FORK)
     collecting = gc.isenabled()
     gc.disable()
@@ -76,12 +75,17 @@ def encode_batch(tokenizer, texts, workers=None, **options):
             gc.enable()
 
 
+def running_workers(tokenizer, n):
+    """The tokenizer's kept workers for n-process batches, if they run for this process; else None."""
+    pool = tokenizer._workers
+    return pool if pool is not None and pool.size == n and pool.usable() else None
+
+
 def workers_for(tokenizer, n):
-    """The tokenizer's kept worker processes for n-process batches, forked on first use."""
-    pool = getattr(tokenizer, "_workers", None)
-    if pool is None or pool.size != n or not pool.usable():
-        if pool is not None:
-            pool.close()
+    """The tokenizer's kept workers for n-process batches, forked if there are none yet."""
+    pool = running_workers(tokenizer, n)
+    if pool is None:
+        tokenizer.close()  # any others: the wrong size, dead, or inherited from a parent process
         pool = tokenizer._workers = Workers(tokenizer, n)
         weakref.finalize(tokenizer, pool.close)  # the processes end with the tokenizer
     return pool
@@ -91,7 +95,7 @@ def share(pool, tokenizer, texts, options):
     """Encode texts with the pool's workers taking runs from the back and this process from the front."""
     runs = slices(texts, min(len(texts), pool.size * RUNS_PER_WORKER))
     first = len(runs) // (2 * pool.size)  # surely this process's: not sent to the workers
-    pool.start(len(runs), first, runs[first:], options)
+    pool.start(first, runs[first:], options)
     results, pending = [None] * len(runs), pool.result_pipes()
     while (k := take(pool.ends, front=True)) is not None:
         results[k] = [tokenizer.encode(t, **options) for t in runs[k]]

@@ -71,6 +71,7 @@ class Tokenizer:
         self._find = (lambda chunk: [chunk] if chunk else []) if pattern is None else finder(pattern)
         self.cache = PieceCache(self.encode_piece, cache_size)
         self.piece_ids = self.cache.__getitem__ if cache_size else self.encode_piece
+        self._workers = None  # encode_batch's worker processes, forked when first needed
 
     @property
     def n_vocab(self):
@@ -121,9 +122,8 @@ class Tokenizer:
 
     def close(self):
         """Stop the worker processes encode_batch keeps; a later call forks new ones."""
-        pool = getattr(self, "_workers", None)
-        if pool is not None:
-            pool.close()
+        if self._workers is not None:
+            self._workers.close()
             self._workers = None
 
     def encode_iterable(self, pieces):

@@ -69,10 +69,10 @@ class Workers:
         finally:
             _inherited = None
 
-    def start(self, n_runs, first, runs, options):
-        """Open a batch of n_runs runs; send the workers runs, which are those from index first on."""
+    def start(self, first, runs, options):
+        """Open a batch whose runs from index first on are runs; send those to the workers."""
         with self.ends.get_lock():
-            self.ends[0], self.ends[1] = 0, n_runs - 1
+            self.ends[0], self.ends[1] = 0, first + len(runs) - 1
         for _, task_pipe, _ in self.links:
             task_pipe.send((first, runs, options))
 

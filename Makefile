@@ -31,7 +31,7 @@ book: $(STAMP) $(MATHJAX)
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html"
 
 test-package: $(STAMP)
-	$(PYTHON) -m pytest tests --ignore=tests/browser
+	$(PYTHON) -m pytest tests bpe --doctest-modules --ignore=tests/browser
 
 test-notebooks: $(STAMP)
 	$(PYTHON) -m pytest --nbval --nbval-current-env -p no:cacheprovider notebooks

@@ -12,11 +12,11 @@ import os
 from pathlib import Path
 
 import bpe
-from bpe.batch import slices
-from bpe.corpora import tinystories_files
-from bpe.openai import get_encoding
-from bpe.pipeline import train_file
-from bpe.timing import median_seconds, paired_ratio
+from bpe.scale.batch import slices
+from bpe.book.corpora import tinystories_files
+from bpe.interop.openai import get_encoding
+from bpe.scale.pipeline import train_file
+from bpe.book.timing import median_seconds, paired_ratio
 
 OUT = Path(__file__).resolve().parent.parent / "_build" / "bench"
 EOT = "<|endoftext|>"

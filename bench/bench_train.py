@@ -17,8 +17,8 @@ from pathlib import Path
 import regex
 
 import bpe
-from bpe import parallel
-from bpe.corpora import tinystories_files
+from bpe.scale import parallel
+from bpe.book.corpora import tinystories_files
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE.parent / "_build" / "bench"
@@ -85,7 +85,7 @@ def pretokenize_throughput(path, repeats):
             raw2.append(statistics.mean(pool.map(_raw_findall, [0, 1])))
         for workers, out in ((1, ours1), (2, ours2)):
             t0 = time.perf_counter()
-            parallel.count_file(path, [EOT], bpe.PAT, workers)
+            parallel.count_file(path, (EOT,), bpe.PAT, workers)
             out.append(size / (time.perf_counter() - t0) / workers)
     med = statistics.median
     return {"raw regex.findall, 1 process": med(raw1),

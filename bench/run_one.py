@@ -20,7 +20,7 @@ def digest(merges):
 
 
 def ours(method, path, workers):
-    from bpe.pipeline import train_file
+    from bpe.scale.pipeline import train_file
 
     t0 = time.perf_counter()
     _, merges, report = train_file(path, VOCAB, [EOT], workers=workers, method=method)

@@ -1,28 +1,45 @@
 """bpe: byte-level byte-pair encoding, small enough to read, exact enough to trust.
 
-    import bpe
-    vocab, merges = bpe.train(text, vocab_size=300, specials=["<|endoftext|>"])
-    tok = bpe.Tokenizer(vocab, merges, specials=["<|endoftext|>"])
-    assert tok.decode(tok.encode(text)) == text
+>>> import bpe
+>>> vocab, merges = bpe.train("low low lower", 260, specials=[bpe.ENDOFTEXT])
+>>> tok = bpe.Tokenizer(vocab, merges, specials=[bpe.ENDOFTEXT])
+>>> tok.decode(tok.encode("lowest<|endoftext|>"))
+'lowest<|endoftext|>'
 
-Modules, in the order the book introduces them: ``utf8`` (bytes), ``pretokenize``
-(regex and special tokens), ``train`` (the naive trainer), ``tokenizer`` (encode
-and decode) with ``piece`` (its fast word encoder and cache), ``files`` (GPT-2's
-vocab.json / merges.txt), ``openai`` (the real tiktoken encodings, offline),
-``stream`` (large inputs), ``batch`` and ``workers`` (many texts over processes), ``interop``
-(tiktoken and Hugging Face), ``fast`` (the indexed scan and heap trainers),
-``cuts``, ``parallel`` and ``pipeline`` (training on a large file), ``cli`` (the ``bpe``
-command), ``data`` and ``corpora`` (the pinned data), ``analysis``, ``article``
-and ``ledger`` (the data chapters' figures), ``display`` (tables and traces) and
-``timing`` (measuring speed on a noisy machine).
+The package comes in layers; imports only ever point down this list.
+
+* **The core**, these top-level modules, is what the book teaches, readable top to
+  bottom: ``utf8`` (text as bytes), ``pretokenize`` (the regex and special tokens),
+  ``train`` (count pairs, merge, repeat), ``tokenizer`` (encode by rank, decode,
+  the ``Tokenizer``) and ``files`` (GPT-2's vocab.json / merges.txt).
+* ``bpe.scale``: the same results on large inputs, fast: the indexed trainer,
+  parallel counting of a file and ``train_file``, the fast word encoder and its
+  cache, streaming, ``encode_batch``'s worker processes, and the ``bpe`` command.
+* ``bpe.interop``: tiktoken and Hugging Face formats, and OpenAI's encodings offline.
+* ``bpe.book``: what only the book needs: its data, measurements, tables, figures
+  and the in-page explorer. Nothing outside it imports it.
+
+``import bpe`` gives the core's names; the layers are imported by name.
 """
-from . import batch, openai
+
 from .files import bytes_to_unicode
-from .pretokenize import PAT, pretokenize, split_special, to_bytes
+from .pretokenize import ENDOFTEXT, PAT, pretokenize, pretokens, split_special, to_bytes
 from .tokenizer import Tokenizer, encode_word
 from .train import count_pairs, greater_pair, lowest_ids, merge, train
 
 __all__ = [
-    "PAT", "Tokenizer", "batch", "bytes_to_unicode", "count_pairs", "encode_word", "greater_pair",
-    "lowest_ids", "merge", "openai", "pretokenize", "split_special", "to_bytes", "train",
+    "ENDOFTEXT",
+    "PAT",
+    "Tokenizer",
+    "bytes_to_unicode",
+    "count_pairs",
+    "encode_word",
+    "greater_pair",
+    "lowest_ids",
+    "merge",
+    "pretokenize",
+    "pretokens",
+    "split_special",
+    "to_bytes",
+    "train",
 ]

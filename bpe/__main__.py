@@ -1,6 +1,7 @@
 """python -m bpe: the same as the ``bpe`` command."""
+
 import sys
 
-from .cli import main
+from .scale.cli import main
 
 sys.exit(main())

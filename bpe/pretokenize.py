@@ -2,67 +2,55 @@
 
 Training (``train.py``) and encoding (``tokenizer.py``) both start here, so the
 two always agree on where one pre-token ends and the next begins. Special
-tokens are split out first; they are boundaries, never text.
+tokens are split out first: they are boundaries, never text.
 """
+
+from __future__ import annotations
+
 import functools
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable
 
 import regex
+
+ENDOFTEXT = "<|endoftext|>"  # GPT-2's end-of-document marker: the special token the book trains with
 
 # GPT-2's pattern with the contractions grouped into one alternative
 # (the form tiktoken uses since its pull request 234).
 PAT = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
-
-@functools.lru_cache(maxsize=64)
-def compiled(pattern):
-    """A compiled regex, built once per pattern: compiled(PAT).findall("a b") == ["a", " b"]."""
-    return regex.compile(pattern) if isinstance(pattern, str) else pattern
+BYTE_TOKENS = tuple(
+    bytes([b]) for b in range(256)
+)  # token i is byte i: the base vocabulary
 
 
-def ascii_members(cls):
-    """The ASCII characters a ``regex`` class matches, as an ``re`` class body: ascii_members(r"\\p{N}") == "0123456789"."""
-    return "".join(re.escape(chr(c)) for c in range(128) if regex.fullmatch(cls, chr(c)))
+def to_bytes(s: str) -> tuple[bytes, ...]:
+    """A string as a tuple of one-byte tokens, the form training works on.
 
-
-@functools.lru_cache(maxsize=1)
-def ascii_pat():
-    """PAT for pure-ASCII text, for the standard ``re`` module, which runs it about twice as fast.
-
-    Its classes are read off ``regex``'s own \\p{L}, \\p{N} and \\s on the 128 ASCII characters,
-    so on ASCII text it finds exactly PAT's pieces (the tests check this).
+    >>> to_bytes("hé")
+    (b'h', b'\\xc3', b'\\xa9')
     """
-    letters, digits, space = ascii_members(r"\p{L}"), ascii_members(r"\p{N}"), ascii_members(r"\s")
-    return re.compile(rf"""'(?:[sdmt]|ll|ve|re)| ?[{letters}]+| ?[{digits}]+| ?[^{space}{letters}{digits}]+"""
-                      rf"""|[{space}]+(?![^{space}])|[{space}]+""")
+    return tuple(BYTE_TOKENS[b] for b in s.encode("utf-8"))
 
 
-def finder(pattern):
-    """A function chunk -> list of pre-token strings; for PAT, ASCII chunks take the fast path."""
-    slow = compiled(pattern).findall
-    if pattern != PAT:
-        return slow
-    fast = ascii_pat().findall
-    return lambda chunk: fast(chunk) if chunk.isascii() else slow(chunk)
-
-
-def to_bytes(s):
-    """A string as a tuple of one-byte tokens: to_bytes("hé") == (b"h", b"\\xc3", b"\\xa9")."""
-    return tuple(bytes([b]) for b in s.encode("utf-8"))
-
-
-def check_text(text):
-    """Refuse anything that is not a str: check_text(b"x") raises TypeError."""
+def check_text(text: str) -> str:
+    """Refuse anything that is not a str (bytes included), with the type in the message."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
     return text
 
 
-def check_specials(specials):
-    """Validate special tokens and return them as a tuple: check_specials(["<|x|>"]) == ("<|x|>",)."""
+def check_specials(specials: Iterable[str]) -> tuple[str, ...]:
+    """Validate special tokens and return them as a tuple.
+
+    >>> check_specials(["<|a|>", "<|b|>"])
+    ('<|a|>', '<|b|>')
+    """
     if isinstance(specials, str):
-        raise TypeError(f"specials must be a list of strings, not the string {specials!r}")
+        raise TypeError(
+            f"specials must be a list of strings, not the string {specials!r}"
+        )
     specials = tuple(specials)
     for s in specials:
         if not isinstance(s, str) or not s:
@@ -72,10 +60,20 @@ def check_specials(specials):
     return specials
 
 
-def split_special(text, specials):
+@functools.lru_cache(maxsize=64)
+def special_splitter(specials: tuple[str, ...]) -> regex.Pattern:
+    """The compiled pattern that finds any of the special tokens, longest first."""
+    # Longest first: alternation takes the first alternative that matches, so a
+    # special that is a prefix of another must come after it.
+    longest_first = sorted(specials, key=len, reverse=True)
+    return regex.compile("(" + "|".join(regex.escape(s) for s in longest_first) + ")")
+
+
+def split_special(text: str, specials: Iterable[str]) -> list[str]:
     """Split text around special tokens, keeping each as its own chunk.
 
-    split_special("a<|e|>b", ["<|e|>"]) == ["a", "<|e|>", "b"]
+    >>> split_special("a<|e|>b", ["<|e|>"])
+    ['a', '<|e|>', 'b']
     """
     specials = check_specials(specials)
     if not specials:  # an empty alternation would cut between every character
@@ -83,37 +81,92 @@ def split_special(text, specials):
     return special_splitter(specials).split(text)
 
 
+def ascii_members(cls: str) -> str:
+    """The ASCII characters a ``regex`` class matches, as the body of an ``re`` class.
+
+    >>> ascii_members(r"\\p{N}")
+    '0123456789'
+    """
+    return "".join(
+        re.escape(chr(c)) for c in range(128) if regex.fullmatch(cls, chr(c))
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def ascii_pat() -> re.Pattern:
+    """PAT for pure-ASCII text, for the standard ``re`` module, which runs it about twice as fast.
+
+    Its classes are read off ``regex``'s own \\p{L}, \\p{N} and \\s on the 128 ASCII
+    characters, so on ASCII text it finds exactly PAT's pieces (the tests check this).
+    """
+    letters, digits = ascii_members(r"\p{L}"), ascii_members(r"\p{N}")
+    space = ascii_members(r"\s")
+    return re.compile(
+        rf"""'(?:[sdmt]|ll|ve|re)| ?[{letters}]+| ?[{digits}]+"""
+        rf"""| ?[^{space}{letters}{digits}]+|[{space}]+(?![^{space}])|[{space}]+"""
+    )
+
+
 @functools.lru_cache(maxsize=64)
-def special_splitter(specials):
-    """The compiled pattern that split_special uses for one tuple of special tokens."""
-    # Longest first: alternation takes the first alternative that matches, so a
-    # special that is a prefix of another must come after it.
-    longest_first = sorted(specials, key=len, reverse=True)
-    return regex.compile("(" + "|".join(regex.escape(s) for s in longest_first) + ")")
-
-
-def pretokens(chunk, pattern=PAT):
-    """The pre-tokens of one chunk, in order: pretokens("low low") == ["low", " low"].
+def finder(pattern: str | None) -> Callable[[str], list[str]]:
+    """A function chunk -> its pre-token strings; for PAT, ASCII chunks take the fast path.
 
     With ``pattern=None`` there is no pre-tokenizer: the whole chunk is one piece.
     """
     if pattern is None:
-        return [chunk] if chunk else []
+        return whole
+    slow = regex.compile(pattern).findall
+    if pattern != PAT:
+        return slow
+    fast = ascii_pat().findall
+    return functools.partial(either, fast, slow)
+
+
+def whole(chunk: str) -> list[str]:
+    """No pre-tokenizer: the chunk is one piece (none if empty)."""
+    return [chunk] if chunk else []
+
+
+def either(fast: Callable, slow: Callable, chunk: str) -> list[str]:
+    """fast(chunk) when the chunk is pure ASCII, else slow(chunk)."""
+    return fast(chunk) if chunk.isascii() else slow(chunk)
+
+
+def pretokens(chunk: str, pattern: str | None = PAT) -> list[str]:
+    """The pre-tokens of one chunk of text, in order.
+
+    >>> pretokens("low low")
+    ['low', ' low']
+    """
     return finder(pattern)(chunk)
 
 
-def pretokenize(text, specials=(), pattern=PAT):
+def count_strings(
+    text: str, specials: tuple[str, ...], pattern: str | None = PAT
+) -> Counter[str]:
+    """How often each pre-token string occurs in text; special tokens are left out.
+
+    The arguments are taken as already checked (``pretokenize`` checks them).
+    """
+    counts, find = Counter(), finder(pattern)
+    chunks = special_splitter(specials).split(text) if specials else [text]
+    for chunk in chunks:
+        if chunk not in specials:
+            counts.update(find(chunk))
+    return counts
+
+
+def pretokenize(
+    text: str, specials: Iterable[str] = (), pattern: str | None = PAT
+) -> Counter[tuple[bytes, ...]]:
     """The corpus as a table {pre-token as a tuple of one-byte tokens: count}.
 
-    pretokenize("low low low") == Counter({(b"l", b"o", b"w"): 1, (b" ", b"l", b"o", b"w"): 2})
+    >>> pretokenize("low low low")
+    Counter({(b' ', b'l', b'o', b'w'): 2, (b'l', b'o', b'w'): 1})
+
     Special tokens are dropped: they take no part in training.
     """
-    check_text(text)
-    specials = check_specials(specials)
-    strings = Counter()
-    for chunk in split_special(text, specials):
-        if chunk not in specials:
-            strings.update(pretokens(chunk, pattern))
+    strings = count_strings(check_text(text), check_specials(specials), pattern)
     # Count strings first and convert each distinct one once: the conversion is
     # the slow part, and a corpus repeats the same words over and over.
     return Counter({to_bytes(s): n for s, n in strings.items()})

@@ -1,20 +1,34 @@
-"""Encoding and decoding with a trained vocabulary.
+"""Encoding and decoding with a trained vocabulary: ``encode_word`` and the ``Tokenizer``.
 
 Training (``train.py``) chooses merges by count; encoding has no counts, only the
-ordered merge list, so it applies the earliest-learned merge first. The file
-format that stores a tokenizer lives in ``files.py``.
+ordered merge list, so it applies the earliest-learned merge first. ``Tokenizer``
+adds what a real tokenizer needs around that rule: special tokens, decoding, and
+tiktoken's method names. Its speed comes from ``scale/piece.py``, which gives
+``encode_word``'s answer on integer ids; its file format lives in ``files.py``.
 """
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 
-from .piece import PieceCache, PieceEncoder
-from .pretokenize import PAT, check_specials, check_text, finder, special_splitter, split_special
-from .train import merge
+from . import files
+from .interop import huggingface, ranks
+from .pretokenize import PAT, check_specials, check_text, finder, special_splitter
+from .scale import batch, stream
+from .scale.piece import PieceCache, PieceEncoder
+from .train import Pair, merge
 
 
-def encode_word(tok, rank, on_step=None):
+def encode_word(
+    tok: tuple[bytes, ...], rank: dict[Pair, int], on_step: Callable | None = None
+) -> tuple[bytes, ...]:
     """Apply learned merges to one pre-token, lowest rank first, until none applies.
 
-    encode_word((b"o", b"w"), {(b"o", b"w"): 0}) == (b"ow",)
+    >>> encode_word((b"l", b"o", b"w"), {(b"o", b"w"): 0, (b"l", b"ow"): 1})
+    (b'low',)
+
     Position in the word does not matter, only rank. ``on_step(tok, candidates, pair)``
     is called before each merge, for traces.
     """
@@ -28,19 +42,27 @@ def encode_word(tok, rank, on_step=None):
         tok = merge(tok, best, best[0] + best[1])
 
 
-def check_vocab(vocab, merges, specials):
+def check_vocab(
+    vocab: dict[int, bytes], merges: list[Pair], specials: tuple[str, ...]
+) -> None:
     """Refuse a vocabulary that cannot encode every byte or that lacks a merge's tokens."""
     values = set(vocab.values())
     for i, tok in vocab.items():
         if not isinstance(i, int) or i < 0 or not isinstance(tok, bytes):
-            raise ValueError(f"vocab must map non-negative int ids to bytes, got {i!r}: {tok!r}")
+            raise ValueError(
+                f"vocab must map non-negative int ids to bytes, got {i!r}: {tok!r}"
+            )
     missing = [b for b in range(256) if bytes([b]) not in values]
     if missing:
-        raise ValueError(f"vocab lacks {len(missing)} of the 256 single bytes, e.g. byte {missing[0]}")
+        raise ValueError(
+            f"vocab lacks {len(missing)} of the 256 single bytes, e.g. byte {missing[0]}"
+        )
     for n, (left, right) in enumerate(merges):
         for part in (left, right, left + right):
             if part not in values:
-                raise ValueError(f"merge {n} ({left!r}, {right!r}) needs {part!r}, which is not in vocab")
+                raise ValueError(
+                    f"merge {n} ({left!r}, {right!r}) needs {part!r}, which is not in vocab"
+                )
     for s in specials:
         if s.encode("utf-8") not in values:
             raise ValueError(f"special token {s!r} is not in the vocabulary")
@@ -49,46 +71,79 @@ def check_vocab(vocab, merges, specials):
 class Tokenizer:
     """A byte-level BPE tokenizer: ``vocab`` (id -> bytes), ordered ``merges``, ``specials``.
 
-    Tokenizer(*train(text, 300)).encode("low") -> a list of ids. Method names follow
-    tiktoken's where it has them. Encoded pre-tokens are kept in a cache of up to
-    ``cache_size`` entries (0 turns it off), so common words are merged only once.
+    Method names follow tiktoken's where it has them. Encoded pre-tokens are kept
+    in a cache of up to ``cache_size`` entries (0 turns it off), so that common
+    words are merged only once.
     """
 
-    def __init__(self, vocab, merges, specials=(), pattern=PAT, cache_size=65536):
+    def __init__(
+        self,
+        vocab: dict[int, bytes],
+        merges: Iterable[Pair],
+        specials: Iterable[str] = (),
+        pattern: str | None = PAT,
+        cache_size: int = 65536,
+    ):
         if not isinstance(cache_size, int) or cache_size < 0:
-            raise ValueError(f"cache_size must be a non-negative integer, got {cache_size!r}")
+            raise ValueError(
+                f"cache_size must be a non-negative integer, got {cache_size!r}"
+            )
         self.specials = check_specials(specials)
         self.vocab = dict(vocab)
         self.merges = [tuple(m) for m in merges]
-        self.pattern = pattern
+        self.pattern, self.cache_size = pattern, cache_size
         check_vocab(self.vocab, self.merges, self.specials)
         self.rank = {pair: r for r, pair in enumerate(self.merges)}
         self.token_id = {}
         for i in sorted(self.vocab):  # a token listed twice encodes to its smaller id
             self.token_id.setdefault(self.vocab[i], i)
         self.special_id = {s: self.token_id[s.encode("utf-8")] for s in self.specials}
-        self.encode_piece = PieceEncoder(self.rank, self.token_id)  # encode_piece(" newest") == (263,)
-        self._find = (lambda chunk: [chunk] if chunk else []) if pattern is None else finder(pattern)
+        self.encode_piece = PieceEncoder(
+            self.rank, self.token_id
+        )  # encode_word's answer, as ids
+        self.find_pieces = finder(pattern)
         self.cache = PieceCache(self.encode_piece, cache_size)
         self.piece_ids = self.cache.__getitem__ if cache_size else self.encode_piece
-        self._workers = None  # encode_batch's worker processes, forked when first needed
+        self._workers = (
+            None  # encode_batch's worker processes, forked when first needed
+        )
+
+    def __reduce__(self):
+        # Pickled as what defines it; the cache, the compiled pattern and any worker
+        # processes are rebuilt or left behind, so a copy can go to another process.
+        return type(self), (
+            self.vocab,
+            self.merges,
+            self.specials,
+            self.pattern,
+            self.cache_size,
+        )
 
     @property
-    def n_vocab(self):
+    def n_vocab(self) -> int:
         """One more than the largest id, as in tiktoken."""
         return max(self.vocab) + 1
 
-    def encode_ordinary(self, text):
+    def encode_ordinary(self, text: str) -> list[int]:
         """Text -> ids, treating any spelling of a special token as ordinary text."""
         check_text(text)
         try:
-            return list(chain.from_iterable(map(self.piece_ids, self._find(text))))
+            return list(
+                chain.from_iterable(map(self.piece_ids, self.find_pieces(text)))
+            )
         except UnicodeEncodeError:
             where = next(i for i, ch in enumerate(text) if "\ud800" <= ch <= "\udfff")
-            raise ValueError(f"text holds a lone surrogate {text[where]!r} at index {where}, "
-                             "which UTF-8 cannot encode") from None
+            raise ValueError(
+                f"text holds a lone surrogate {text[where]!r} at index {where}, "
+                "which UTF-8 cannot encode"
+            ) from None
 
-    def encode(self, text, allowed_special="all", disallowed_special="all"):
+    def encode(
+        self,
+        text: str,
+        allowed_special: str | Iterable[str] = "all",
+        disallowed_special: str | Iterable[str] = "all",
+    ) -> list[int]:
         """Text -> ids; each allowed special token maps straight to its own id.
 
         As in tiktoken, a disallowed special token in the text raises ValueError, and
@@ -96,119 +151,151 @@ class Tokenizer:
         all of this tokenizer's specials are allowed unless you say otherwise.
         """
         check_text(text)
-        allowed = set(self.specials) if allowed_special == "all" else set(allowed_special)
+        allowed = (
+            set(self.specials) if allowed_special == "all" else set(allowed_special)
+        )
         if allowed - set(self.specials):
-            raise ValueError(f"not special tokens of this tokenizer: {sorted(allowed - set(self.specials))}")
-        disallowed = set(self.specials) - allowed if disallowed_special == "all" else set(disallowed_special)
+            raise ValueError(
+                f"not special tokens of this tokenizer: {sorted(allowed - set(self.specials))}"
+            )
+        disallowed = (
+            set(self.specials) - allowed
+            if disallowed_special == "all"
+            else set(disallowed_special)
+        )
         if disallowed:
             found = special_splitter(tuple(sorted(disallowed))).search(text)
             if found:
                 raise ValueError(
                     f"text contains the special token {found.group()!r} at index {found.start()}; pass "
                     "allowed_special to encode it as a special token, or disallowed_special=() to encode "
-                    "it as ordinary text")
+                    "it as ordinary text"
+                )
         ids = []
-        for chunk in split_special(text, tuple(sorted(allowed))):
+        chunks = (
+            special_splitter(tuple(sorted(allowed))).split(text) if allowed else [text]
+        )
+        for chunk in chunks:
             if chunk in allowed:
                 ids.append(self.special_id[chunk])
             else:
                 ids.extend(self.encode_ordinary(chunk))
         return ids
 
-    def encode_batch(self, texts, workers=None, **options):
-        """encode() on each text, spread over worker processes (kept for later calls; see close)."""
-        from .batch import encode_batch
-        return encode_batch(self, texts, workers, **options)
+    def encode_batch(
+        self, texts: Iterable[str], workers: int | None = None, **options
+    ) -> list[list[int]]:
+        """encode() on each text, shared by ``workers`` processes, this one included (scale/batch.py).
 
-    def close(self):
+        The worker processes are kept for later calls; ``close()`` stops them.
+        """
+        return batch.encode_batch(self, texts, workers, **options)
+
+    @property
+    def kept_workers(self):
+        """The worker processes encode_batch keeps for this tokenizer, or None."""
+        return self._workers
+
+    def keep_workers(self, pool) -> None:
+        """Keep pool for later encode_batch calls, in place of any other; it stops with the tokenizer."""
+        self.close()
+        self._workers = pool
+        weakref.finalize(self, pool.close)
+
+    def close(self) -> None:
         """Stop the worker processes encode_batch keeps; a later call forks new ones."""
         if self._workers is not None:
             self._workers.close()
             self._workers = None
 
-    def encode_iterable(self, pieces):
+    def encode_iterable(self, pieces: Iterable[str]) -> Iterator[int]:
         """Ids for a text given as an iterable of strings (say, a file's lines), produced lazily."""
-        from .stream import encode_iterable
-        return encode_iterable(self, pieces)
+        return stream.encode_iterable(self, pieces)
 
-    def decode_stream(self, ids):
+    def decode_stream(self, ids: Iterable[int]) -> Iterator[str]:
         """Text for an iterable of ids, produced lazily, never splitting a character."""
-        from .stream import decode_stream
-        return decode_stream(self, ids)
+        return stream.decode_stream(self, ids)
 
-    def decode_bytes(self, ids):
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
         """Ids -> the bytes they stand for; an unknown id raises ValueError."""
         ids = list(ids)
         try:
             return b"".join(self.vocab[i] for i in ids)
         except (KeyError, TypeError):
             bad = next(i for i in ids if not isinstance(i, int) or i not in self.vocab)
-            raise ValueError(f"token id {bad!r} is not in the vocabulary ({len(self.vocab)} entries)") from None
+            raise ValueError(
+                f"token id {bad!r} is not in the vocabulary ({len(self.vocab)} entries)"
+            ) from None
 
-    def decode(self, ids):
+    def decode(self, ids: Iterable[int]) -> str:
         """Ids -> text; bytes that are not valid UTF-8 become U+FFFD."""
         return self.decode_bytes(ids).decode("utf-8", errors="replace")
 
-    def decode_single_token_bytes(self, token_id):
-        """One id's bytes: decode_single_token_bytes(263) == b" newest" for the toy."""
+    def decode_single_token_bytes(self, token_id: int) -> bytes:
+        """One id's bytes, as in tiktoken."""
         return self.decode_bytes([token_id])
 
     id_to_token = decode_single_token_bytes
 
-    def token_to_id(self, token):
+    def token_to_id(self, token: bytes | str) -> int:
         """The id of a token given as bytes (or as text, for a special token)."""
         key = token.encode("utf-8") if isinstance(token, str) else token
         if key not in self.token_id:
             raise ValueError(f"{token!r} is not a token of this vocabulary")
         return self.token_id[key]
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Tokenizer):
             return NotImplemented
         return (self.vocab, self.merges, self.specials, self.pattern) == (
-            other.vocab, other.merges, other.specials, other.pattern)
+            other.vocab,
+            other.merges,
+            other.specials,
+            other.pattern,
+        )
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Tokenizer({len(self.vocab)} tokens, {len(self.merges)} merges, specials={list(self.specials)})"
 
-    def save(self, directory):
+    def save(self, directory) -> tuple:
         """Write vocab.json and merges.txt (GPT-2's format), and special_tokens.json if there are
-        specials, into directory; each file is written atomically. Returns the paths written."""
-        from .files import save_files
-        return save_files(self, directory)
+        specials, into directory; each file is written atomically. Returns the paths written.
+        """
+        return files.save_files(self, directory)
 
     @classmethod
-    def load(cls, directory, pattern=PAT):
+    def load(cls, directory, pattern: str | None = PAT) -> Tokenizer:
         """Load a tokenizer that save() wrote, special tokens included."""
-        from .files import load_directory
-        vocab, merges, specials = load_directory(directory)
+        vocab, merges, specials = files.load_directory(directory)
         return cls(vocab, merges, specials, pattern)
 
     @classmethod
-    def from_files(cls, vocab_path, merges_path, specials=(), pattern=PAT):
+    def from_files(
+        cls,
+        vocab_path,
+        merges_path,
+        specials: Iterable[str] = (),
+        pattern: str | None = PAT,
+    ) -> Tokenizer:
         """Load a tokenizer from GPT-2-format vocab.json and merges.txt."""
-        from .files import load_files
-        vocab, merges = load_files(vocab_path, merges_path, check_specials(specials))
+        specials = check_specials(specials)
+        vocab, merges = files.load_files(vocab_path, merges_path, specials)
         return cls(vocab, merges, specials, pattern)
 
-    def to_tiktoken(self, name="bpe-book"):
+    def to_tiktoken(self, name: str = "bpe-book"):
         """A tiktoken.Encoding with this vocabulary's ranks, pattern and special tokens."""
-        from .interop import to_tiktoken
-        return to_tiktoken(self, name)
+        return ranks.to_tiktoken(self, name)
 
     @classmethod
-    def from_tiktoken(cls, encoding):
+    def from_tiktoken(cls, encoding) -> Tokenizer:
         """A Tokenizer that encodes like a tiktoken.Encoding, with its merges recovered from ranks."""
-        from .interop import from_tiktoken
-        return cls(*from_tiktoken(encoding))
+        return cls(*ranks.from_tiktoken(encoding))
 
     def to_huggingface(self, path=None):
         """A Hugging Face tokenizers.Tokenizer doing the same; also saved as tokenizer.json if path."""
-        from .interop import to_huggingface
-        return to_huggingface(self, path)
+        return huggingface.to_huggingface(self, path)
 
     @classmethod
-    def from_huggingface(cls, path):
+    def from_huggingface(cls, path) -> Tokenizer:
         """Load a byte-level BPE tokenizer.json (as written by to_huggingface)."""
-        from .interop import from_huggingface
-        return cls(*from_huggingface(path))
+        return cls(*huggingface.from_huggingface(path))

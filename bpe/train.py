@@ -1,31 +1,46 @@
-"""The naive trainer: recount every pair, merge the best, repeat.
+"""The trainer: count every pair, merge the most frequent, repeat.
 
-This is the version to read. It recounts the whole pre-token table on every
-merge, which is simple and obviously correct; the fast trainers are checked
-against it merge by merge.
+``naive_merges`` is the version to read. It recounts the whole pre-token table
+for every merge, which is simple and plainly correct. ``learn_merges`` is the one
+door to every way of learning merges: the naive loop here, or the indexed
+trainers of ``scale/indexed.py``, which are checked against it merge by merge.
+``train`` (text in memory) and ``scale.pipeline.train_file`` (a file) both call it.
 """
+
+from __future__ import annotations
+
+import time
 import warnings
 from collections import Counter
+from collections.abc import Callable, Iterable
 
-from .pretokenize import PAT, check_specials, check_text, pretokenize
+from .pretokenize import BYTE_TOKENS, PAT, check_specials, check_text, pretokenize
+from .scale.indexed import indexed_merges
+
+Pair = tuple[bytes, bytes]
+Table = dict[
+    tuple[bytes, ...], int
+]  # {pre-token as a tuple of tokens: how often it occurs}
 
 
-def count_pairs(counts):
+def count_pairs(table: Table) -> Counter[Pair]:
     """Total count of each adjacent pair over the table, duplicates kept.
 
-    count_pairs({(b"a", b"a", b"a"): 2}) == Counter({(b"a", b"a"): 4})
+    >>> count_pairs({(b"a", b"a", b"a"): 2})
+    Counter({(b'a', b'a'): 4})
     """
     pairs = Counter()
-    for tok, freq in counts.items():
+    for tok, freq in table.items():
         for pair in zip(tok, tok[1:]):
             pairs[pair] += freq
     return pairs
 
 
-def merge(tok, pair, new):
+def merge(tok: tuple[bytes, ...], pair: Pair, new: bytes) -> tuple[bytes, ...]:
     """Replace each occurrence of pair in tok, left to right, without overlap.
 
-    merge((b"a", b"a", b"a"), (b"a", b"a"), b"aa") == (b"aa", b"a")
+    >>> merge((b"a", b"a", b"a"), (b"a", b"a"), b"aa")
+    (b'aa', b'a')
     """
     out, i = [], 0
     while i < len(tok):
@@ -38,23 +53,28 @@ def merge(tok, pair, new):
     return tuple(out)
 
 
-def greater_pair(pair, token_id):
+def greater_pair(pair: Pair, token_id: dict[bytes, int]) -> Pair:
     """The article's tie-break: among equal counts the lexicographically greater pair wins.
 
-    max([(b"e", b"s"), (b"s", b"t")], key=lambda p: greater_pair(p, {})) == (b"s", b"t")
+    >>> max([(b"e", b"s"), (b"s", b"t")], key=lambda p: greater_pair(p, {}))
+    (b's', b't')
     """
     return pair
 
 
-def lowest_ids(pair, token_id):
+def lowest_ids(pair: Pair, token_id: dict[bytes, int]) -> tuple[int, int]:
     """The lesson's tie-break: among equal counts the pair of older tokens (smaller ids) wins.
 
-    lowest_ids((b"a", b"b"), {b"a": 97, b"b": 98}) == (-97, -98)
+    >>> max([(b"e", b"s"), (b"s", b"t")], key=lambda p: lowest_ids(p, {b"e": 101, b"s": 115, b"t": 116}))
+    (b'e', b's')
     """
     return (-token_id[pair[0]], -token_id[pair[1]])
 
 
-def check_vocab_size(vocab_size, specials):
+METHODS = ("naive", "scan", "heap")  # how learn_merges picks each pair
+
+
+def check_vocab_size(vocab_size: int, specials: tuple[str, ...]) -> None:
     """Refuse a vocabulary too small for the 256 bytes and the special tokens."""
     if not isinstance(vocab_size, int) or isinstance(vocab_size, bool):
         raise TypeError(f"vocab_size must be an int, not {type(vocab_size).__name__}")
@@ -65,85 +85,133 @@ def check_vocab_size(vocab_size, specials):
         )
 
 
-METHODS = ("naive", "scan", "heap")
-
-
-def check_method(method):
-    """Refuse an unknown training method before any work is done."""
+def check_method(
+    method: str, tie_break: Callable = None, on_merge: Callable | None = None
+) -> None:
+    """Refuse an unknown method, or options only the naive loop honours, before any work."""
     if method not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, not {method!r}")
+        raise ValueError(
+            f"method must be one of {', '.join(map(repr, METHODS))}, not {method!r}"
+        )
+    if method != "naive" and (
+        tie_break not in (None, greater_pair) or on_merge is not None
+    ):
+        raise ValueError(
+            f"method={method!r} supports only the default tie_break and no on_merge"
+        )
 
 
 class OutOfPairs(UserWarning):
     """Training stopped before vocab_size: no pair of tokens was left to merge."""
 
 
-def out_of_pairs(done, wanted):
-    """Say that training stopped early, and why."""
-    warnings.warn(f"ran out of pairs to merge after {done} of {wanted} merges; "
-                  f"the vocabulary is smaller than asked", OutOfPairs, stacklevel=4)
+def warn_out_of_pairs(done: int, wanted: int, stacklevel: int = 3) -> None:
+    """Say that training stopped early, and why (the public entry points call this)."""
+    warnings.warn(
+        f"ran out of pairs to merge after {done} of {wanted} merges; "
+        f"the vocabulary is smaller than asked",
+        OutOfPairs,
+        stacklevel=stacklevel,
+    )
 
 
-def vocab_from_merges(merges, specials):
-    """The vocabulary a merge list implies: 256 bytes, one entry per merge, then the specials."""
-    vocab = {i: bytes([i]) for i in range(256)}
-    for left, right in merges:
-        vocab[len(vocab)] = left + right
-    return add_specials(vocab, specials)
-
-
-def add_specials(vocab, specials):
-    """Append special tokens after the last merge: each gets the next free id."""
-    for s in specials:
-        vocab[len(vocab)] = s.encode("utf-8")
-    return vocab
-
-
-def train(text, vocab_size, specials=(), pattern=PAT, tie_break=greater_pair, on_merge=None,
-          method="naive"):
-    """Learn merges until the vocabulary has vocab_size entries (specials included).
-
-    Returns (vocab, merges): vocab maps id -> bytes (ids 0..255 are the bytes),
-    merges lists (left, right) pairs in the order they were learned. Training
-    stops early, with a warning, when no pair is left to merge.
-    ``method="naive"`` recounts everything for each merge and accepts ``tie_break``
-    and ``on_merge(pairs, best)``; ``"scan"`` and ``"heap"`` (fast.py) learn the
-    same merges with the default tie-break.
-    """
-    check_text(text)
-    specials = check_specials(specials)
-    check_vocab_size(vocab_size, specials)
-    check_method(method)
-    counts = pretokenize(text, specials, pattern)
-    n_merges = vocab_size - 256 - len(specials)
-    if method == "naive":
-        merges = naive_merges(counts, n_merges, tie_break, on_merge)
-    else:
-        from .fast import train_table
-
-        if tie_break is not greater_pair or on_merge is not None:
-            raise ValueError(f"method={method!r} supports only the default tie_break and no on_merge")
-        merges = train_table({b"".join(tok): n for tok, n in counts.items()}, n_merges, method)[0]
-    return vocab_from_merges(merges, specials), merges
-
-
-def naive_merges(counts, n_merges, tie_break=greater_pair, on_merge=None):
+def naive_merges(
+    table: Table,
+    n_merges: int,
+    tie_break: Callable = greater_pair,
+    on_merge: Callable | None = None,
+    progress: Callable | None = None,
+) -> list[Pair]:
     """Up to n_merges merges, each found by recounting every pair of the table."""
-    token_id = {bytes([i]): i for i in range(256)}
+    token_id = {tok: i for i, tok in enumerate(BYTE_TOKENS)}
     merges = []
     while len(merges) < n_merges:
-        pairs = count_pairs(counts)  # naive: recount everything every round
+        pairs = count_pairs(table)  # naive: recount everything every round
         if not pairs:
-            out_of_pairs(len(merges), n_merges)
-            break
+            break  # every pre-token is a single token: nothing left to merge
         best = max(pairs, key=lambda p: (pairs[p], tie_break(p, token_id)))
         if on_merge:
             on_merge(pairs, best)
         new = best[0] + best[1]
         merged = Counter()
-        for tok, freq in counts.items():
+        for tok, freq in table.items():
             merged[merge(tok, best, new)] += freq  # two rows can become one
-        counts = merged
+        table = merged
         merges.append(best)
-        token_id.setdefault(new, 256 + len(merges) - 1)
+        token_id.setdefault(new, 255 + len(merges))
+        if progress:
+            progress(1)
     return merges
+
+
+def learn_merges(
+    table: Table,
+    n_merges: int,
+    method: str = "naive",
+    tie_break: Callable = greater_pair,
+    on_merge: Callable | None = None,
+    progress: Callable | None = None,
+    timings: dict | None = None,
+) -> list[Pair]:
+    """Up to n_merges merges learned from a pre-token table, by the naive loop or the indexed trainer.
+
+    All three methods learn the same merges. ``progress(1)`` is called after each
+    merge; ``timings``, if given, receives the seconds spent picking and applying.
+    """
+    start = time.perf_counter()
+    if method == "naive":
+        merges = naive_merges(table, n_merges, tie_break, on_merge, progress)
+        pick, apply = (
+            time.perf_counter() - start,
+            0.0,
+        )  # the naive loop does not separate the two
+    else:
+        merges, pick, apply = indexed_merges(
+            table, n_merges, method == "heap", progress
+        )
+    if timings is not None:
+        timings.update(pick=pick, apply=apply)
+    return merges
+
+
+def vocab_from_merges(
+    merges: list[Pair], specials: tuple[str, ...]
+) -> dict[int, bytes]:
+    """The vocabulary a merge list implies: 256 bytes, one entry per merge, then the specials."""
+    vocab = dict(enumerate(BYTE_TOKENS))
+    for left, right in merges:
+        vocab[len(vocab)] = left + right
+    for s in specials:  # after the last merge: each special gets the next free id
+        vocab[len(vocab)] = s.encode("utf-8")
+    return vocab
+
+
+def train(
+    text: str,
+    vocab_size: int,
+    specials: Iterable[str] = (),
+    pattern: str | None = PAT,
+    tie_break: Callable = greater_pair,
+    on_merge: Callable | None = None,
+    method: str = "naive",
+) -> tuple[dict[int, bytes], list[Pair]]:
+    """Learn merges until the vocabulary has vocab_size entries (specials included).
+
+    Returns (vocab, merges): vocab maps id -> bytes (ids 0..255 are the bytes),
+    merges lists (left, right) pairs in the order they were learned. Training
+    stops early, with an ``OutOfPairs`` warning, when no pair is left to merge.
+    ``tie_break`` and ``on_merge(pairs, best)`` are for the naive method only.
+
+    >>> vocab, merges = train("low low low", 258)
+    >>> merges
+    [(b'o', b'w'), (b'l', b'ow')]
+    """
+    specials = check_specials(specials)
+    check_vocab_size(vocab_size, specials)
+    check_method(method, tie_break, on_merge)
+    table = pretokenize(check_text(text), specials, pattern)
+    wanted = vocab_size - 256 - len(specials)
+    merges = learn_merges(table, wanted, method, tie_break, on_merge)
+    if len(merges) < wanted:
+        warn_out_of_pairs(len(merges), wanted)
+    return vocab_from_merges(merges, specials), merges

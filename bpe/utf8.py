@@ -4,13 +4,18 @@ Byte-level BPE starts from the 256 byte values; this module shows how
 characters become those bytes and checks, over every code point, the property
 that makes cutting text at an ASCII marker safe.
 """
+
 from collections import Counter
 
 SURROGATES = range(0xD800, 0xE000)  # reserved for UTF-16; UTF-8 cannot encode them
 
 
 def describe(ch):
-    """How one string is spelled in UTF-8: describe("é")["hex"] == "C3 A9"."""
+    """How one string is spelled in UTF-8.
+
+    >>> describe("é")["hex"], describe("é")["byte values"]
+    ('C3 A9', [195, 169])
+    """
     data = ch.encode("utf-8")
     return {
         "text": ch,
@@ -30,7 +35,9 @@ def encodable_code_points():
 def census():
     """Count code points by UTF-8 length, and ASCII-range bytes found inside multi-byte characters.
 
-    census()[0][1] == 128
+    >>> lengths, ascii_inside = census()
+    >>> lengths[1], ascii_inside
+    (128, 0)
     """
     lengths, ascii_inside = Counter(), 0
     for cp in encodable_code_points():

@@ -1,6 +1,6 @@
 // Run the explorer's trainer under Node: reads {"text": ..., "merges": n} on stdin,
 // prints the merges as [[left bytes], [right bytes]] arrays of byte values.
-const { train } = require("../bpe/explorer.js");
+const { train } = require("../bpe/book/explorer.js");
 let input = "";
 process.stdin.on("data", (chunk) => { input += chunk; });
 process.stdin.on("end", () => {

@@ -1,7 +1,7 @@
 """The article edition's pipeline, run offline on small local files given by path."""
 import pytest
 
-from bpe import analysis, article, corpora, ledger
+from bpe.book import analysis, article, corpora, ledger
 
 EOT = "<|endoftext|>"
 

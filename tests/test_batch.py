@@ -7,8 +7,8 @@ import time
 import pytest
 
 import bpe
-from bpe.batch import slices
-from bpe.workers import take
+from bpe.scale.batch import slices
+from bpe.scale.workers import take
 
 EOT = "<|endoftext|>"
 
@@ -16,8 +16,8 @@ EOT = "<|endoftext|>"
 @pytest.fixture
 def fork_always(monkeypatch):
     """Let tiny test batches take the forked path, which a real batch this small would skip."""
-    monkeypatch.setattr(bpe.batch, "CHARS_PER_WORKER", 1)
-    monkeypatch.setattr(bpe.batch, "CHARS_TO_FORK", 1)
+    monkeypatch.setattr(bpe.scale.batch, "CHARS_PER_WORKER", 1)
+    monkeypatch.setattr(bpe.scale.batch, "CHARS_TO_FORK", 1)
 
 
 def test_slices_cover_everything_in_order():
@@ -140,7 +140,7 @@ def test_errors_in_this_process(toy, fork_always):
 
 
 def test_small_batches_stay_in_this_process(toy, monkeypatch):
-    monkeypatch.setattr(bpe.batch, "share", None)  # calling it would fail
+    monkeypatch.setattr(bpe.scale.batch, "share", None)  # calling it would fail
     assert toy.encode_batch(["newest lowest"] * 100, workers=2) == [toy.encode("newest lowest")] * 100
 
 
@@ -148,12 +148,12 @@ def test_running_workers_take_smaller_batches(toy_corpus, monkeypatch):
     """A batch too small to pay for a fork is still shared once the workers are running."""
     tok = bpe.Tokenizer(*bpe.train(toy_corpus, 265, [EOT]), [EOT])
     shared = []
-    share = bpe.batch.share
-    monkeypatch.setattr(bpe.batch, "share", lambda *args: shared.append(1) or share(*args))
-    mid = ["newest lowest widest"] * (2 * bpe.batch.CHARS_PER_WORKER // 10)  # 20 characters each
+    share = bpe.scale.batch.share
+    monkeypatch.setattr(bpe.scale.batch, "share", lambda *args: shared.append(1) or share(*args))
+    mid = ["newest lowest widest"] * (2 * bpe.scale.batch.CHARS_PER_WORKER // 10)  # 20 characters each
     tok.encode_batch(mid, workers=2)
     assert shared == [] and getattr(tok, "_workers", None) is None  # no fork for this little
-    big = ["newest lowest widest"] * (2 * bpe.batch.CHARS_TO_FORK // 20 + 1)
+    big = ["newest lowest widest"] * (2 * bpe.scale.batch.CHARS_TO_FORK // 20 + 1)
     assert tok.encode_batch(big, workers=2) == [tok.encode(t) for t in big] and shared == [1]
     assert tok.encode_batch(mid, workers=2) == [tok.encode(t) for t in mid] and shared == [1, 1]
     tok.close()

@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from bpe.cli import main
+from bpe.scale.cli import main
 
 EOT = "<|endoftext|>"
 

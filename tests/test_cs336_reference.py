@@ -4,7 +4,7 @@ import json
 import pytest
 
 import bpe
-from bpe import data
+from bpe.book import data
 from bpe.files import text_to_token
 
 FIXTURES = "fixtures/cs336-assignment1-basics/"
@@ -28,7 +28,7 @@ def test_merges_and_vocab_equal_the_reference(reference, method):
 
 
 def test_train_file_equals_the_reference(reference):
-    from bpe.pipeline import train_file
+    from bpe.scale.pipeline import train_file
 
     vocab, merges, report = train_file(data.path(FIXTURES + "corpus.en"), 500, ["<|endoftext|>"], workers=2)
     assert merges == reference[0]

@@ -3,7 +3,7 @@ import hashlib
 
 import pytest
 
-from bpe import corpora, data
+from bpe.book import corpora, data
 
 NAME = "en-vi/tatoeba-test-v2021-08-07/tatoeba-test-v2021-08-07.eng"
 

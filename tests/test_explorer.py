@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import bpe
-from bpe.widget import explorer_html
+from bpe.book.widget import explorer_html
 
 NODE = shutil.which("node")
 RUNNER = Path(__file__).with_name("explorer_node.js")

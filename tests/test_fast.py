@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import bpe
-from bpe.fast import descending, merge_counting
+from bpe.scale.indexed import descending, merge_counting
 from bpe.train import count_pairs, merge
 
 EOT = "<|endoftext|>"

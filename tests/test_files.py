@@ -43,12 +43,12 @@ def test_a_failed_save_leaves_the_old_files(toy, tmp_path, monkeypatch):
 
 
 def test_loads_gpt2s_real_files():
-    from bpe.openai import shipped_path
+    from bpe.interop.openai import shipped_path
 
     tok = bpe.Tokenizer.from_files(shipped_path("encoder.json"), shipped_path("vocab.bpe"), specials=[EOT])
     assert len(tok.vocab) == 50257 and len(tok.merges) == 50000
     assert tok.special_id[EOT] == 50256
-    gpt2 = bpe.openai.get_encoding("gpt2")
+    gpt2 = bpe.interop.openai.get_encoding("gpt2")
     text = "Hello world, it's 2026! naïve café 🙂 Xin chào thế giới"
     assert tok.encode(text) == gpt2.encode(text)
 

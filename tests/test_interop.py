@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import bpe
-from bpe.interop import read_tiktoken_file, split_by_ranks
-from bpe.openai import get_encoding, shipped_path
+from bpe.interop.ranks import read_tiktoken_file, split_by_ranks
+from bpe.interop.openai import get_encoding, shipped_path
 
 EOT = "<|endoftext|>"
 SAMPLES = ["Hello world, it's 2026!", "Xin chào thế giới", "牛肉面很好吃。", "Привет, мир", "مرحبا بالعالم",
@@ -18,7 +18,7 @@ def stories_tok(tinystories_train_text):
 
 
 def test_gpt2_files_encode_like_tiktoken_on_the_heldout_stories():
-    from bpe.corpora import tinystories_files
+    from bpe.book.corpora import tinystories_files
 
     text = tinystories_files()[1].read_text(encoding="utf-8")
     tok = bpe.Tokenizer.from_files(shipped_path("encoder.json"), shipped_path("vocab.bpe"), [EOT])

@@ -1,6 +1,6 @@
 import pytest
 
-from bpe import ledger
+from bpe.book import ledger
 
 
 @pytest.fixture()

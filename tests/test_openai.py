@@ -3,7 +3,7 @@ import socket
 
 import pytest
 
-from bpe import openai
+from bpe.interop import openai
 
 
 def test_gpt2_matches_the_article():

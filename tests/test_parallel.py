@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import bpe
-from bpe import cuts, parallel
-from bpe.pipeline import pretokenize_file, train_file
+from bpe.scale import cuts, parallel
+from bpe.scale.pipeline import pretokenize_file, train_file
 
 EOT = "<|endoftext|>"
 
@@ -37,7 +37,7 @@ def test_tiny_blocks_and_reads_give_the_same_table(tmp_path, monkeypatch):
     expected = bpe.pretokenize(text, [EOT])
     for workers in (1, 3):
         for block in (1, 7, 64):
-            strings, _ = parallel.count_file(path, [EOT], bpe.PAT, workers, block_size=block)
+            strings = parallel.count_file(path, (EOT,), bpe.PAT, workers, block_size=block)[0]
             assert {bpe.to_bytes(s): n for s, n in strings.items()} == expected
 
 
@@ -46,14 +46,14 @@ def test_tiny_blocks_and_reads_give_the_same_table(tmp_path, monkeypatch):
        st.integers(1, 4), st.integers(1, 40))
 def test_any_text_any_cut(tmp_path_factory, text, workers, block):
     path = write(tmp_path_factory.mktemp("h"), text)
-    strings, _ = parallel.count_file(path, [EOT], bpe.PAT, workers, block_size=block)
+    strings = parallel.count_file(path, (EOT,), bpe.PAT, workers, block_size=block)[0]
     assert {bpe.to_bytes(s): n for s, n in strings.items()} == bpe.pretokenize(text, [EOT])
 
 
 def test_without_specials_cuts_only_at_safe_newlines(tmp_path):
     text = "one line\ntwo  lines \n\nthree\r\nfour\n" * 200
     path = write(tmp_path, text)
-    strings, _ = parallel.count_file(path, [], bpe.PAT, 3, block_size=16)
+    strings = parallel.count_file(path, (), bpe.PAT, 3, block_size=16)[0]
     assert {bpe.to_bytes(s): n for s, n in strings.items()} == bpe.pretokenize(text)
 
 
@@ -78,9 +78,9 @@ def test_non_utf8_names_the_offset(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_bytes(b"fine text " * 10 + b"\xff oops")
     with pytest.raises(ValueError, match="offset 100"):
-        parallel.count_file(path, [EOT], bpe.PAT, 1)
+        parallel.count_file(path, (EOT,), bpe.PAT, 1)
     with pytest.raises(ValueError, match="offset 100"):
-        parallel.count_file(path, [EOT], bpe.PAT, 2)
+        parallel.count_file(path, (EOT,), bpe.PAT, 2)
 
 
 def test_train_file_equals_train(tmp_path):

@@ -2,7 +2,7 @@
 from hypothesis import given, strategies as st
 
 import bpe
-from bpe.piece import PieceEncoder, merge_at
+from bpe.scale.piece import PieceEncoder, merge_at
 from bpe.pretokenize import pretokens
 
 

@@ -6,7 +6,7 @@ import textwrap
 from hypothesis import given, strategies as st
 
 import bpe
-from bpe.stream import safe_end
+from bpe.scale.stream import safe_end
 
 EOT = "<|endoftext|>"
 lines = st.lists(st.sampled_from(["low ", "lower\n", "\n", "  \n", "newest\n\n", EOT, "a\nb", " \t", "é", "🙃\n", "x"]),
@@ -49,8 +49,8 @@ def test_encode_iterable_memory_stays_bounded(tmp_path):
     script = textwrap.dedent("""
         import hashlib, resource, sys
         import bpe
-        from bpe.corpora import tinystories_files
-        from bpe.pipeline import train_file
+        from bpe.book.corpora import tinystories_files
+        from bpe.scale.pipeline import train_file
 
         train, heldout = tinystories_files()
         vocab, merges, _ = train_file(train, 2000, ["<|endoftext|>"], workers=1)

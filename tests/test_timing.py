@@ -1,7 +1,7 @@
 """Timing helpers: what they measure and in which order they run things."""
 import time
 
-from bpe.timing import best_seconds, median_seconds, paired_ratio, seconds
+from bpe.book.timing import best_seconds, median_seconds, paired_ratio, seconds
 
 
 def test_seconds_measures_the_call():

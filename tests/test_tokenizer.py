@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import bpe
-from bpe.display import show_tokens
+from bpe.book.display import show_tokens
 
 EOT = "<|endoftext|>"
 

@@ -1,4 +1,4 @@
-from bpe.display import show_tuple
+from bpe.book.display import show_tuple
 from bpe.utf8 import census, describe
 
 

@@ -7,12 +7,17 @@ anyway. Where there is no special token to cut at (training without any, or one
 document longer than a block), a newline between two visible ASCII characters is
 used instead: the regex splits the same way on either side of it.
 """
+
+from __future__ import annotations
+
 import os
 
-from .pretokenize import check_specials
+from ..files import decode_utf8
 
 BLOCK = 1 << 20  # bytes a worker reads at a time
-VISIBLE = range(0x21, 0x7F)  # printable ASCII, never whitespace, never inside a UTF-8 character
+VISIBLE = range(
+    0x21, 0x7F
+)  # printable ASCII, never whitespace, never inside a UTF-8 character
 
 
 def safe_newline(data, i):
@@ -44,7 +49,10 @@ def newline_allowed(specials):
 def first_cut(data, specials, start=0):
     """The first safe point at or after start, or None.
 
-    first_cut(b"ab<|e|>", [b"<|e|>"]) == 2. With special tokens, only their starts count (a
+    >>> first_cut(b"ab<|e|>", [b"<|e|>"])
+    2
+
+    With special tokens, only their starts count (a
     document is never split); without any, a newline between visible ASCII characters does.
     """
     if specials:
@@ -55,7 +63,11 @@ def first_cut(data, specials, start=0):
 
 
 def last_cut(data, specials):
-    """The last safe point after offset 0, or None: last_cut(b"a\nb\nc", []) == 4.
+    r"""The last safe point after offset 0, or None.
+
+    >>> last_cut(b"a\nb\nc", [])
+    4
+
 
     Special tokens first; a block with none (one document longer than a block) falls back to a
     newline between visible ASCII characters.
@@ -82,22 +94,18 @@ def next_cut(f, pos, end, specials):
     return end
 
 
-def boundaries(path, n, specials=()):
+def boundaries(path, n: int, specials: tuple[str, ...] = ()) -> list[tuple[int, int]]:
     """n byte ranges covering the file, each cut moved forward to a safe point."""
-    specials = [s.encode("utf-8") for s in check_specials(specials)]
+    specials = [s.encode("utf-8") for s in specials]
     size = os.path.getsize(path)
     with open(path, "rb") as f:
-        cuts = [0] + [next_cut(f, size * i // n, size, specials) for i in range(1, n)] + [size]
+        cuts = (
+            [0]
+            + [next_cut(f, size * i // n, size, specials) for i in range(1, n)]
+            + [size]
+        )
     cuts = sorted(set(cuts))
     return list(zip(cuts, cuts[1:]))
-
-
-def decode(data, path, offset):
-    """Strict UTF-8, with the file offset of the first bad byte in the error."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ValueError(f"{path}: not UTF-8 (byte {data[e.start]:#04x} at offset {offset + e.start})") from None
 
 
 def blocks(path, start, end, specials, block_size=BLOCK):
@@ -108,12 +116,14 @@ def blocks(path, start, end, specials, block_size=BLOCK):
         pending, offset = b"", start
         while offset + len(pending) < end:
             # Top the buffer up to block_size; grow it only while it holds no safe point.
-            want = block_size - len(pending) if len(pending) < block_size else block_size
+            want = (
+                block_size - len(pending) if len(pending) < block_size else block_size
+            )
             pending += f.read(min(want, end - offset - len(pending)))
             cut = last_cut(pending, encoded)
             if cut is None:
                 continue  # no safe point yet: read on (only a huge unbroken run gets here)
-            yield offset, cut, decode(pending[:cut], path, offset)
+            yield offset, cut, decode_utf8(pending[:cut], path, offset)
             offset, pending = offset + cut, pending[cut:]
         if pending:
-            yield offset, len(pending), decode(pending, path, offset)
+            yield offset, len(pending), decode_utf8(pending, path, offset)

@@ -6,6 +6,7 @@ takes runs from the back through a pair of shared counters, sends the ids of
 each run home, says when it is done, and waits for the next batch. Unlike the
 pool in ``parallel.py``, it outlives a single call.
 """
+
 import gc
 import multiprocessing
 import os
@@ -13,14 +14,17 @@ import signal
 
 PIPE_BYTES = 1 << 20  # room for a few runs, so neither side waits for the other to read
 
-_inherited = None  # the tokenizer the next forked worker serves (a global, not an argument,
-                   # so that the Process objects kept here do not keep the tokenizer alive)
+_inherited = (
+    None  # the tokenizer the next forked worker serves (a global, not an argument,
+)
+# so that the Process objects kept here do not keep the tokenizer alive)
 
 
 def widen(pipe):
     """Enlarge a pipe's buffer where the system allows it (Linux); elsewhere leave it be."""
     try:
         import fcntl
+
         fcntl.fcntl(pipe.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
     except (ImportError, AttributeError, OSError):
         pass
@@ -29,7 +33,12 @@ def widen(pipe):
 def take(ends, front, lowest=0):
     """Claim a run: the next from the front, or from the back down to lowest; None once they meet.
 
-    ends is a shared [next from the front, next from the back]; take(ends, True) == 0 at first.
+    ends is a shared [next from the front, next from the back]:
+
+    >>> import multiprocessing
+    >>> ends = multiprocessing.Array("q", [0, 3])
+    >>> take(ends, front=True), take(ends, front=False), take(ends, front=False, lowest=2)
+    (0, 3, 2)
     """
     with ends.get_lock():
         k = ends[0] if front else ends[1]
@@ -49,7 +58,9 @@ class Workers:
         global _inherited
         ctx = multiprocessing.get_context("fork")
         self.size, self.ends, self.links = size, ctx.Array("q", 2), []
-        self.owner = os.getpid()  # a process forked from this one must not use (or stop) these workers
+        self.owner = (
+            os.getpid()
+        )  # a process forked from this one must not use (or stop) these workers
         _inherited = tokenizer
         try:
             for _ in range(size - 1):
@@ -57,8 +68,14 @@ class Workers:
                 result_pipe, result_end = ctx.Pipe(duplex=False)
                 for pipe in (task_pipe, result_pipe):
                     widen(pipe)
-                others = [pipe for _, *pipes in self.links for pipe in pipes]  # to close in the child
-                process = ctx.Process(target=_serve, args=(self.ends, task_end, result_end, others), daemon=True)
+                others = [
+                    pipe for _, *pipes in self.links for pipe in pipes
+                ]  # to close in the child
+                process = ctx.Process(
+                    target=_serve,
+                    args=(self.ends, task_end, result_end, others),
+                    daemon=True,
+                )
                 process.start()
                 task_end.close()
                 result_end.close()
@@ -81,12 +98,17 @@ class Workers:
 
     def usable(self):
         """True in the process that forked the workers, while they all run."""
-        return (os.getpid() == self.owner and bool(self.links)
-                and all(process.is_alive() for process, _, _ in self.links))
+        return (
+            os.getpid() == self.owner
+            and bool(self.links)
+            and all(process.is_alive() for process, _, _ in self.links)
+        )
 
     def close(self, wait=True):
         """Ask the workers to stop (or, without wait, stop them at once) and reap them."""
-        if os.getpid() != self.owner:  # an inherited copy: the workers belong to our parent
+        if (
+            os.getpid() != self.owner
+        ):  # an inherited copy: the workers belong to our parent
             self.links = []
             return
         for process, task_pipe, result_pipe in self.links:
@@ -106,8 +128,14 @@ class Workers:
 
 def _serve(ends, task_end, result_end, others):
     """A worker's life: for each batch, encode runs from the back until the two ends meet."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the parent, which then ends us
-    for pipe in others:  # other workers' pipes: holding them open would hide their parent's exit
+    signal.signal(
+        signal.SIGINT, signal.SIG_IGN
+    )  # Ctrl-C is for the parent, which then ends us
+    for (
+        pipe
+    ) in (
+        others
+    ):  # other workers' pipes: holding them open would hide their parent's exit
         pipe.close()
     tokenizer = _inherited
     gc.disable()  # id lists hold no cycles; a collection would copy the pages shared with the parent
@@ -121,7 +149,9 @@ def _serve(ends, task_end, result_end, others):
         first, runs, options = task
         try:
             while (k := take(ends, front=False, lowest=first)) is not None:
-                result_end.send((k, [tokenizer.encode(t, **options) for t in runs[k - first]]))
+                result_end.send(
+                    (k, [tokenizer.encode(t, **options) for t in runs[k - first]])
+                )
             result_end.send(None)  # done with this batch
         except Exception as error:  # report it; the parent then closes the pool
             result_end.send(error)

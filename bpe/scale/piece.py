@@ -7,6 +7,7 @@ and the scans are done by C built-ins (``map``, ``min``, ``list.index``). The
 encoder only runs on a cache miss (``PieceCache``), so this matters most for the
 first pass over new text (``Tokenizer.encode_batch`` from an empty cache, say).
 """
+
 from itertools import repeat
 
 NEVER = float("inf")  # the rank of a pair that was never merged
@@ -15,8 +16,11 @@ NEVER = float("inf")  # the rank of a pair that was never merged
 class PieceEncoder:
     """Text of one pre-token -> tuple of ids, lowest-rank merge first, as encode_word.
 
-    PieceEncoder(rank, token_id)(" low") == the ids of encode_word(to_bytes(" low"), rank).
     ``rank`` maps each merge's pair of bytes to its rank, ``token_id`` each token's bytes to its id.
+
+    >>> token_id = {bytes([b]): b for b in range(256)} | {b"ow": 256, b"low": 257}
+    >>> PieceEncoder({(b"o", b"w"): 0, (b"l", b"ow"): 1}, token_id)("lower")
+    (257, 101, 114)
     """
 
     def __init__(self, rank, token_id):
@@ -38,18 +42,21 @@ class PieceEncoder:
 def merge_at(ids, ranks, best, new):
     """Replace each pair whose rank is best by new, left to right, without overlap.
 
-    ids = [7, 7, 7]; merge_at(ids, [0, 0], 0, 9) leaves ids == [9, 7].
+    >>> ids = [7, 7, 7]
+    >>> merge_at(ids, [0, 0], 0, 9)
+    >>> ids
+    [9, 7]
     """
     first = ranks.index(best)
     if ranks.count(best) == 1:  # the common case: one occurrence
-        ids[first:first + 2] = (new,)
+        ids[first : first + 2] = (new,)
         return
     starts = [first]
     for j in range(first + 2, len(ranks)):
         if ranks[j] == best and j >= starts[-1] + 2:
             starts.append(j)
     for j in reversed(starts):  # from the right, so earlier positions stay valid
-        ids[j:j + 2] = (new,)
+        ids[j : j + 2] = (new,)
 
 
 class PieceCache(dict):

@@ -8,12 +8,14 @@ and finally downloads it from its origin into the cache. Every copy is checked
 against its sha256 before use. ``corpora.py`` turns these files into the texts
 the chapters use.
 """
+
 import hashlib
 import os
-import tempfile
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..files import replacing
 
 MIRROR_SETTING = "BPE_DATA_MIRROR"
 CACHE_SETTING = "BPE_DATA_CACHE"
@@ -34,10 +36,26 @@ class Entry:
         return RAW.format(repo=self.repo, commit=self.commit, path=self.source)
 
 
-CZHOU = ("czhou578/train-gpt2", "b213c75be938fad8009e40e65a3765af2b5987c8", "no licence file; TinyStories is CDLA-Sharing-1.0")
-NTREX = ("MicrosoftTranslator/NTREX", "8561f6a622db9edad1217683e5c83daefd8bb2bf", "CC BY-SA 4.0")
-TATOEBA = ("Helsinki-NLP/OPUS-MT-testsets", "ac0f19c0be3cb4e0d9450fcb2d7a9847c4bdd180", "Tatoeba sentences, CC BY 2.0 FR")
-CS336 = ("stanford-cs336/assignment1-basics", "25a8a49f6460c83a30416d42348f2ef11d1dd185", "MIT")
+CZHOU = (
+    "czhou578/train-gpt2",
+    "b213c75be938fad8009e40e65a3765af2b5987c8",
+    "no licence file; TinyStories is CDLA-Sharing-1.0",
+)
+NTREX = (
+    "MicrosoftTranslator/NTREX",
+    "8561f6a622db9edad1217683e5c83daefd8bb2bf",
+    "CC BY-SA 4.0",
+)
+TATOEBA = (
+    "Helsinki-NLP/OPUS-MT-testsets",
+    "ac0f19c0be3cb4e0d9450fcb2d7a9847c4bdd180",
+    "Tatoeba sentences, CC BY 2.0 FR",
+)
+CS336 = (
+    "stanford-cs336/assignment1-basics",
+    "25a8a49f6460c83a30416d42348f2ef11d1dd185",
+    "MIT",
+)
 TATOEBA_DIR = "datasets/helsinki_nlp/tatoeba/testsets/eng-vie/tatoeba-test-v2021-08-07"
 
 
@@ -48,27 +66,59 @@ def _entry(origin, size, sha256, source):
 
 REGISTRY = {
     "tinystories/czhou578-train-gpt2/val.bin": _entry(
-        CZHOU, 1244318, "e5b7891429408a3252fe2b68c7fa95b108a8714147e52fb3988492f9c4235da1", "data/tinystories/val.bin"),
+        CZHOU,
+        1244318,
+        "e5b7891429408a3252fe2b68c7fa95b108a8714147e52fb3988492f9c4235da1",
+        "data/tinystories/val.bin",
+    ),
     "tinystories/czhou578-train-gpt2/test.bin": _entry(
-        CZHOU, 1219510, "ec36f18cc6dddecdf21cee2f8e159e274a68bf136de8321a37a1afad347ce78b", "data/tinystories/test.bin"),
+        CZHOU,
+        1219510,
+        "ec36f18cc6dddecdf21cee2f8e159e274a68bf136de8321a37a1afad347ce78b",
+        "data/tinystories/test.bin",
+    ),
     "en-vi/ntrex128/newstest2019-src.eng.txt": _entry(
-        NTREX, 251739, "389e8f5796c66db4f646dfad33e1ec622d74767af5ef112b42a1f2cd814df3cc",
-        "NTREX-128/newstest2019-src.eng.txt"),
+        NTREX,
+        251739,
+        "389e8f5796c66db4f646dfad33e1ec622d74767af5ef112b42a1f2cd814df3cc",
+        "NTREX-128/newstest2019-src.eng.txt",
+    ),
     "en-vi/ntrex128/newstest2019-ref.vie.txt": _entry(
-        NTREX, 359879, "dd5d16cf246da57f5ccb7490ae13b8df428e7cb53e17fa04552406d657abfe3c",
-        "NTREX-128/newstest2019-ref.vie.txt"),
+        NTREX,
+        359879,
+        "dd5d16cf246da57f5ccb7490ae13b8df428e7cb53e17fa04552406d657abfe3c",
+        "NTREX-128/newstest2019-ref.vie.txt",
+    ),
     "en-vi/tatoeba-test-v2021-08-07/tatoeba-test-v2021-08-07.eng": _entry(
-        TATOEBA, 89914, "877c0ba759b4db83a014713c5ba02d5aeccecff5e2de51f5d4b76ee5ee9ff89b", TATOEBA_DIR + ".eng"),
+        TATOEBA,
+        89914,
+        "877c0ba759b4db83a014713c5ba02d5aeccecff5e2de51f5d4b76ee5ee9ff89b",
+        TATOEBA_DIR + ".eng",
+    ),
     "en-vi/tatoeba-test-v2021-08-07/tatoeba-test-v2021-08-07.vie": _entry(
-        TATOEBA, 124325, "cd2dba06d217a8d02c79a4b95ec5bcf25067a8cbab152ad1a3903b4f2fb9ce9e", TATOEBA_DIR + ".vie"),
+        TATOEBA,
+        124325,
+        "cd2dba06d217a8d02c79a4b95ec5bcf25067a8cbab152ad1a3903b4f2fb9ce9e",
+        TATOEBA_DIR + ".vie",
+    ),
     "fixtures/cs336-assignment1-basics/corpus.en": _entry(
-        CS336, 133027, "617f603a49eeb8a20de9d922d11a5d70e1d362327b9e91718bea2cdcdf9816ff", "tests/fixtures/corpus.en"),
+        CS336,
+        133027,
+        "617f603a49eeb8a20de9d922d11a5d70e1d362327b9e91718bea2cdcdf9816ff",
+        "tests/fixtures/corpus.en",
+    ),
     "fixtures/cs336-assignment1-basics/train-bpe-reference-merges.txt": _entry(
-        CS336, 1271, "f74582742501ca5edd5be2b66adb83d7ae2b8d6363fd276771792e70de1428ed",
-        "tests/fixtures/train-bpe-reference-merges.txt"),
+        CS336,
+        1271,
+        "f74582742501ca5edd5be2b66adb83d7ae2b8d6363fd276771792e70de1428ed",
+        "tests/fixtures/train-bpe-reference-merges.txt",
+    ),
     "fixtures/cs336-assignment1-basics/train-bpe-reference-vocab.json": _entry(
-        CS336, 7610, "e28bfb2a4fa95ec786faf462cb0d504bc15773360f4891bdf262be171ab86c18",
-        "tests/fixtures/train-bpe-reference-vocab.json"),
+        CS336,
+        7610,
+        "e28bfb2a4fa95ec786faf462cb0d504bc15773360f4891bdf262be171ab86c18",
+        "tests/fixtures/train-bpe-reference-vocab.json",
+    ),
 }
 
 
@@ -85,8 +135,12 @@ def cache_dir():
     value = os.environ.get(CACHE_SETTING, "")
     if value:
         return Path(value)
-    repo_data = Path(__file__).resolve().parents[1] / "data"
-    return repo_data / "cache" if repo_data.is_dir() else Path.home() / ".cache" / "bpe-book"
+    repo_data = Path(__file__).resolve().parents[2] / "data"
+    return (
+        repo_data / "cache"
+        if repo_data.is_dir()
+        else Path.home() / ".cache" / "bpe-book"
+    )
 
 
 def sha256_of(path):
@@ -102,28 +156,29 @@ def check(name, file, entry):
     """Raise DataError unless file has the registered size and sha256."""
     size = file.stat().st_size
     if size != entry.size or sha256_of(file) != entry.sha256:
-        raise DataError(f"{name}: the copy at {file} is corrupt ({size:,} bytes, expected {entry.size:,} "
-                        f"with sha256 {entry.sha256}); delete it or fix {MIRROR_SETTING}/{CACHE_SETTING}")
+        raise DataError(
+            f"{name}: the copy at {file} is corrupt ({size:,} bytes, expected {entry.size:,} "
+            f"with sha256 {entry.sha256}); delete it or fix {MIRROR_SETTING}/{CACHE_SETTING}"
+        )
 
 
 def download(url, target):
     """Fetch url into target through a temporary file, so a failed download leaves nothing behind."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as out, urllib.request.urlopen(url, timeout=60) as response:
-            for block in iter(lambda: response.read(1 << 20), b""):
-                out.write(block)
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    with (
+        replacing(target, "wb") as out,
+        urllib.request.urlopen(url, timeout=60) as response,
+    ):
+        for block in iter(lambda: response.read(1 << 20), b""):
+            out.write(block)
 
 
 def path(name):
     """A verified local copy of a registered file: path("en-vi/ntrex128/newstest2019-src.eng.txt")."""
     if name not in REGISTRY:
-        raise KeyError(f"{name!r} is not in the data registry; known: {', '.join(sorted(REGISTRY))}")
+        raise KeyError(
+            f"{name!r} is not in the data registry; known: {', '.join(sorted(REGISTRY))}"
+        )
     entry = REGISTRY[name]
     mirror = mirror_dir()
     if mirror is not None and (mirror / name).is_file():
@@ -136,12 +191,15 @@ def path(name):
     try:
         download(entry.url, cached)
     except OSError as error:
-        looked = f"{MIRROR_SETTING}={mirror}" if mirror else f"{MIRROR_SETTING} is not set"
+        looked = (
+            f"{MIRROR_SETTING}={mirror}" if mirror else f"{MIRROR_SETTING} is not set"
+        )
         if mirror and not mirror.is_absolute():
             looked += f", read from {Path.cwd()}"  # notebooks run in their own folder
         raise DataError(
             f"{name} is not available: not in the mirror ({looked}), not in the cache ({cached}), and "
-            f"downloading {entry.url} failed ({error}). Point {MIRROR_SETTING} at a folder that holds it.") from None
+            f"downloading {entry.url} failed ({error}). Point {MIRROR_SETTING} at a folder that holds it."
+        ) from None
     try:
         check(name, cached, entry)
     except DataError:

@@ -6,51 +6,61 @@ The chapters call them on the book's pinned data; ``python -m bpe.article`` (``m
 article``) calls them on TinyStoriesV2 and OPUS-100 from the Hugging Face hub, or on
 local copies given by path, and prints each figure beside the article's.
 """
+
 import argparse
 import os
 
+from ..interop.openai import NAMES, get_encoding
+from ..pretokenize import ENDOFTEXT as EOT, PAT
+from ..scale.pipeline import train_file
+from ..tokenizer import Tokenizer
+from ..train import train
 from . import analysis, ledger
 from .display import show_token
-from .openai import get_encoding
-from .pipeline import train_file
-from .pretokenize import PAT
-from .tokenizer import Tokenizer
-from .train import train
-
-EOT = "<|endoftext|>"
-ENCODINGS = ("gpt2", "cl100k_base", "o200k_base")
 
 
 def story_figures(tokenizer, merges, heldout, small=None):
     """The TinyStories section's figures. ``small`` is (vocab, merges) trained on less data."""
     gpt2 = get_encoding("gpt2")
-    ours, theirs = analysis.compression(tokenizer, heldout), analysis.compression(gpt2, heldout)
+    ours, theirs = analysis.compression(tokenizer, heldout), analysis.compression(
+        gpt2, heldout
+    )
     with_space, total = analysis.space_share(merges)
     lengths = analysis.length_histogram(merges)
     sentence = "Once upon a time, there was a little boat."
     figures = {
-        "stories.heldout_bytes": ours["bytes"], "stories.tokens": ours["tokens"],
-        "stories.bpt": f"{ours['bytes per token']:.2f}", "stories.gpt2_tokens": theirs["tokens"],
+        "stories.heldout_bytes": ours["bytes"],
+        "stories.tokens": ours["tokens"],
+        "stories.bpt": f"{ours['bytes per token']:.2f}",
+        "stories.gpt2_tokens": theirs["tokens"],
         "stories.gpt2_bpt": f"{theirs['bytes per token']:.2f}",
         "stories.round_trip": f"{analysis.exact_round_trips(tokenizer, heldout)} of {len(heldout)}",
-        "stories.first12": " ".join(show_token(t) for t in analysis.learned(merges)[:12]),
+        "stories.first12": " ".join(
+            show_token(t) for t in analysis.learned(merges)[:12]
+        ),
         "stories.longest": " ".join(show_token(t) for t in analysis.longest(merges)),
         "stories.space": f"{with_space:,} of {total:,} ({with_space / total:.0%})",
         "stories.lengths": " ".join(str(lengths.get(n, 0)) for n in range(2, 16)),
         "stories.example": f"{len(analysis.split_tokens(tokenizer, sentence))} / "
-                           f"{len(analysis.split_tokens(gpt2, sentence))}",
-        "fast.merges": len(merges), "fast.eot_id": tokenizer.special_id[EOT],
+        f"{len(analysis.split_tokens(gpt2, sentence))}",
+        "fast.merges": len(merges),
+        "fast.eot_id": tokenizer.special_id[EOT],
     }
     if small is not None:
         diff = analysis.compare(merges, tokenizer.vocab, small[1], small[0])
-        figures["stories.small_shared"] = f"{diff['shared entries']:,} of {len(tokenizer.vocab):,}"
+        figures["stories.small_shared"] = (
+            f"{diff['shared entries']:,} of {len(tokenizer.vocab):,}"
+        )
         figures["stories.small_first_diff"] = diff["first differing merge"]
     return figures
 
 
 def encoders_for(stories_tokenizer):
     """OpenAI's three encodings and the TinyStories tokenizer, keyed as the ledger names them."""
-    return {**{name: get_encoding(name) for name in ENCODINGS}, "tinystories": stories_tokenizer}
+    return {
+        **{name: get_encoding(name) for name in NAMES},
+        "tinystories": stories_tokenizer,
+    }
 
 
 def language_figures(pairs, costs, stories_key="tinystories"):
@@ -61,8 +71,10 @@ def language_figures(pairs, costs, stories_key="tinystories"):
         figures[key] = f"{s['characters']:,} / {s['UTF-8 bytes']:,} / {s['words']:,}"
     for name, row in costs.items():
         key = "tinystories" if name == stories_key else name
-        figures[f"lang.{key}"] = (f"{row['English tokens']:,} {row['Vietnamese tokens']:,} "
-                                  f"{row['Vietnamese / English']:.2f}x")
+        figures[f"lang.{key}"] = (
+            f"{row['English tokens']:,} {row['Vietnamese tokens']:,} "
+            f"{row['Vietnamese / English']:.2f}x"
+        )
     return figures
 
 
@@ -70,7 +82,9 @@ def no_regex_figures(text, merges=20):
     """The first merges on text, without a pre-tokenizer and with GPT-2's regex."""
     figures = {}
     for key, pattern in (("pretok.no_regex", None), ("pretok.with_regex", PAT)):
-        learned = train(text, 256 + merges + 1, [EOT], pattern=pattern, method="heap")[1]
+        learned = train(text, 256 + merges + 1, [EOT], pattern=pattern, method="heap")[
+            1
+        ]
         figures[key] = " ".join(show_token(a + b) for a, b in learned)
     return figures
 
@@ -79,8 +93,10 @@ def hub_files():
     """The article's files from the Hugging Face hub (needs the network and huggingface_hub)."""
     from huggingface_hub import hf_hub_download
 
-    return [hf_hub_download("roneneldan/TinyStories", name, repo_type="dataset")
-            for name in ("TinyStoriesV2-GPT4-valid.txt", "TinyStoriesV2-GPT4-train.txt")]
+    return [
+        hf_hub_download("roneneldan/TinyStories", name, repo_type="dataset")
+        for name in ("TinyStoriesV2-GPT4-valid.txt", "TinyStoriesV2-GPT4-train.txt")
+    ]
 
 
 def hub_pairs():
@@ -103,30 +119,55 @@ def run(valid, train_path, pairs, vocab_size=10_000, heldout=200, workers=None):
         valid_text = f.read()
     stories = [s for s in valid_text.split(EOT) if s.strip()][:heldout]
     vocab, merges, report = train_file(train_path, vocab_size, [EOT], workers=workers)
-    small_vocab, small_merges, small_report = train_file(valid, vocab_size, [EOT], workers=workers)
+    small_vocab, small_merges, small_report = train_file(
+        valid, vocab_size, [EOT], workers=workers
+    )
     tokenizer = Tokenizer(vocab, merges, [EOT])
-    figures = story_figures(tokenizer, merges, [s.strip("\n") for s in stories], (small_vocab, small_merges))
-    figures["fast.distinct"] = small_report.distinct_pretokens  # the article counts the valid file's
+    figures = story_figures(
+        tokenizer, merges, [s.strip("\n") for s in stories], (small_vocab, small_merges)
+    )
+    figures["fast.distinct"] = (
+        small_report.distinct_pretokens
+    )  # the article counts the valid file's
     figures.update(no_regex_figures(valid_text[:1_000_000]))
-    figures.update(language_figures(pairs, analysis.language_costs(encoders_for(tokenizer), pairs)))
+    figures.update(
+        language_figures(pairs, analysis.language_costs(encoders_for(tokenizer), pairs))
+    )
     print(report)
     return figures
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="Reproduce the article's data figures on its own data.")
-    parser.add_argument("--valid", help="TinyStoriesV2-GPT4-valid.txt (default: download from the hub)")
-    parser.add_argument("--train", help="TinyStoriesV2-GPT4-train.txt (default: download from the hub)")
-    parser.add_argument("--pairs", nargs=2, metavar=("EN", "VI"), help="sentence-aligned files (default: OPUS-100)")
+    parser = argparse.ArgumentParser(
+        description="Reproduce the article's data figures on its own data."
+    )
+    parser.add_argument(
+        "--valid", help="TinyStoriesV2-GPT4-valid.txt (default: download from the hub)"
+    )
+    parser.add_argument(
+        "--train", help="TinyStoriesV2-GPT4-train.txt (default: download from the hub)"
+    )
+    parser.add_argument(
+        "--pairs",
+        nargs=2,
+        metavar=("EN", "VI"),
+        help="sentence-aligned files (default: OPUS-100)",
+    )
     parser.add_argument("--vocab-size", type=int, default=10_000)
     args = parser.parse_args(argv)
-    valid, train_path = (args.valid, args.train) if args.valid and args.train else hub_files()
+    valid, train_path = (
+        (args.valid, args.train) if args.valid and args.train else hub_files()
+    )
     pairs = read_pairs(*args.pairs) if args.pairs else hub_pairs()
     figures = run(valid, train_path, pairs, args.vocab_size, workers=os.cpu_count())
     for key, value in figures.items():
         what, article_value, article_data = ledger.ARTICLE[key]
-        status = ledger.status(article_value, article_data, {"value": value, "data": article_data})
-        print(f"{what}\n    article: {article_value}\n    this run: {value}   ({status})")
+        status = ledger.status(
+            article_value, article_data, {"value": value, "data": article_data}
+        )
+        print(
+            f"{what}\n    article: {article_value}\n    this run: {value}   ({status})"
+        )
     return figures
 
 

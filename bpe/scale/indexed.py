@@ -1,16 +1,19 @@
 """The indexed trainer: the naive trainer's merges, without recounting everything.
 
-``train.py`` recounts every pair of the whole table for each merge. Here pair
-totals and an index of the rows that hold each pair are built once; a merge
-visits only the rows holding its pair and updates the totals in place. The best
-pair is found either by a scan over all totals or with a lazy-deletion heap.
-Both pick exactly what ``train.py`` picks, ties included.
+``train.naive_merges`` recounts every pair of the whole table for each merge.
+Here pair totals and an index of the rows that hold each pair are built once; a
+merge visits only the rows holding its pair and updates the totals in place. The
+best pair is found either by a scan over all totals or with a lazy-deletion heap.
+Both pick exactly what the naive loop picks, ties included. ``train.learn_merges``
+is the door to both.
 """
+
+from __future__ import annotations
+
 import heapq
 import time
 from collections import defaultdict
-
-from .train import out_of_pairs
+from collections.abc import Callable
 
 
 def descending(tok):
@@ -25,14 +28,18 @@ def descending(tok):
 class IndexedTable:
     """Rows of symbol ids with counts, pair totals, and the rows holding each pair.
 
-    ``rows`` maps each pre-token's UTF-8 bytes to its count: {b" the": 5, ...}.
+    ``table`` is a pre-token table as ``pretokenize`` makes it: {(b" ", b"t", b"h", b"e"): 5, ...}.
     """
 
-    def __init__(self, rows):
-        self.symbols = [bytes([b]) for b in range(256)]  # symbol id -> bytes; ids 0..255 are the bytes
+    def __init__(self, table: dict[tuple[bytes, ...], int]):
+        self.symbols = [
+            bytes([b]) for b in range(256)
+        ]  # symbol id -> bytes; ids 0..255 are the bytes
         self.symbol_id = {tok: i for i, tok in enumerate(self.symbols)}
-        self.words = [list(word) for word in rows]  # bytes -> list of byte values = symbol ids
-        self.freqs = list(rows.values())
+        self.words = [
+            list(b"".join(tok)) for tok in table
+        ]  # the byte values are the symbol ids
+        self.freqs = list(table.values())
         self.pairs = {}
         self.where = defaultdict(set)
         for i, (word, freq) in enumerate(zip(self.words, self.freqs)):
@@ -56,7 +63,9 @@ class IndexedTable:
         for i in where.pop(pair):
             created = []
             word = merge_counting(words[i], a, b, new, freqs[i], delta, created)
-            if word is not None:  # None: a stale index entry, the row no longer holds the pair
+            if (
+                word is not None
+            ):  # None: a stale index entry, the row no longer holds the pair
                 words[i] = word
                 for p in created:
                     where[p].add(i)
@@ -147,12 +156,15 @@ class PairHeap:
                 heapq.heappush(self.heap, self.entry(pair, pairs[pair]))
 
 
-def train_table(rows, n_merges, method="heap", progress=None):
-    """Learn up to n_merges merges from {pre-token bytes: count}; return (merges, pick_seconds, apply_seconds)."""
-    if method not in ("scan", "heap"):
-        raise ValueError(f"the indexed trainer picks by 'scan' or 'heap', not {method!r}")
-    table = IndexedTable(rows)
-    heap = PairHeap(table) if method == "heap" else None
+def indexed_merges(
+    table: dict[tuple[bytes, ...], int],
+    n_merges: int,
+    use_heap: bool = True,
+    progress: Callable | None = None,
+) -> tuple[list[tuple[bytes, bytes]], float, float]:
+    """Up to n_merges merges from a pre-token table; return (merges, pick seconds, apply seconds)."""
+    table = IndexedTable(table)
+    heap = PairHeap(table) if use_heap else None
     merges, pick_seconds, apply_seconds = [], 0.0, 0.0
     while len(merges) < n_merges:
         t0 = time.perf_counter()
@@ -160,13 +172,12 @@ def train_table(rows, n_merges, method="heap", progress=None):
         t1 = time.perf_counter()
         pick_seconds += t1 - t0
         if best is None:
-            out_of_pairs(len(merges), n_merges)
-            break
+            break  # no pair left: the caller says so
         changed = table.apply(best)
         if heap:
             heap.update(changed)
         apply_seconds += time.perf_counter() - t1
         merges.append((table.symbols[best[0]], table.symbols[best[1]]))
         if progress:
-            progress.update(1)
+            progress(1)
     return merges, pick_seconds, apply_seconds

@@ -5,37 +5,58 @@ counters and hooks into text and pandas tables for the book's chapters.
 A space is shown as ␣, a newline as ⏎, and a byte that is not valid UTF-8
 on its own as <E1>.
 """
+
 import codecs
 
-from .tokenizer import encode_word
-from .train import train
+from ..pretokenize import to_bytes
+from ..tokenizer import encode_word
+from ..train import train
 
 
 def _hex_bytes(error):
-    return "".join(f"<{b:02X}>" for b in error.object[error.start:error.end]), error.end
+    return (
+        "".join(f"<{b:02X}>" for b in error.object[error.start : error.end]),
+        error.end,
+    )
 
 
 codecs.register_error("bpe.show", _hex_bytes)
 
 
 def show_token(tok):
-    """One token for reading: show_token(b" a\\n") == "␣a⏎", show_token(b"\\xe1") == "<E1>"."""
+    r"""One token for reading: a space as ␣, a newline as ⏎, a byte that is not text as <E1>.
+
+    >>> show_token(b" a\n"), show_token(b"\xe1")
+    ('␣a⏎', '<E1>')
+    """
     text = tok.decode("utf-8", errors="bpe.show") if isinstance(tok, bytes) else tok
     return text.replace(" ", "␣").replace("\n", "⏎")
 
 
 def show_tokens(tokens, sep=" | "):
-    """Tokens side by side: show_tokens([b"low", b"est"]) == "low | est"."""
+    """Tokens side by side.
+
+    >>> show_tokens([b"low", b"est"])
+    'low | est'
+    """
     return sep.join(show_token(t) for t in tokens)
 
 
 def show_tuple(tok):
-    """A pre-token or a pair: show_tuple((b" ", b"lo")) == "(␣, lo)"."""
+    """A pre-token or a pair.
+
+    >>> show_tuple((b" ", b"lo"))
+    '(␣, lo)'
+    """
     return "(" + ", ".join(show_token(t) for t in tok) + ")"
 
 
 def show_merge(pair):
-    """A merge as a sum: show_merge((b"s", b"t")) == "s + t"."""
+    """A merge as a sum.
+
+    >>> show_merge((b"s", b"t"))
+    's + t'
+    """
     return f"{show_token(pair[0])} + {show_token(pair[1])}"
 
 
@@ -62,8 +83,16 @@ def merge_table(text, vocab_size, **train_options):
         top = max(pairs.values())
         tied = sorted(p for p, n in pairs.items() if n == top)
         n = len(rows)
-        rows.append({"#": n + 1, "id": 256 + n, "pairs at the top count": " ".join(map(show_tuple, tied)),
-                     "merge": show_merge(best), "new token": show_token(best[0] + best[1]), "count": top})
+        rows.append(
+            {
+                "#": n + 1,
+                "id": 256 + n,
+                "pairs at the top count": " ".join(map(show_tuple, tied)),
+                "merge": show_merge(best),
+                "new token": show_token(best[0] + best[1]),
+                "count": top,
+            }
+        )
 
     vocab, merges = train(text, vocab_size, on_merge=record, **train_options)
     return vocab, merges, pd.DataFrame(rows).set_index("#")
@@ -71,15 +100,15 @@ def merge_table(text, vocab_size, **train_options):
 
 def trace_encode(word, tokenizer):
     """The steps encode_word takes on one pre-token, as lines of text."""
-    from .pretokenize import to_bytes
-
     rank = tokenizer.rank
     tok = to_bytes(word)
     lines = [f"encode {show_token(word)!r}", f"  start:  {show_tuple(tok)}"]
 
     def step(tok, candidates, best):
         shown = " ".join(f"{show_tuple(p)}#{rank[p]}" for p in candidates)
-        lines.append(f"  iter {len(lines) - 1}: {shown:<32} -> apply rank {rank[best]} {show_tuple(best)}")
+        lines.append(
+            f"  iter {len(lines) - 1}: {shown:<32} -> apply rank {rank[best]} {show_tuple(best)}"
+        )
 
     result = encode_word(tok, rank, on_step=step)
     ids = [tokenizer.token_id[t] for t in result]

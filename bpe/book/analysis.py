@@ -4,6 +4,7 @@
 chapters report. They accept either this package's ``Tokenizer`` or a
 ``tiktoken.Encoding``, anything with an ``encode`` that maps text to ids.
 """
+
 from collections import Counter
 
 
@@ -17,11 +18,17 @@ def encode_plain(encoder, text):
 def compression(encoder, texts):
     """Bytes, tokens and bytes per token over texts, each text encoded on its own.
 
-    compression(tok, ["low low"]) -> {"bytes": 7, "tokens": 2, "bytes per token": 3.5}
+    >>> import bpe
+    >>> compression(bpe.Tokenizer(*bpe.train("low low", 259)), ["low low"])
+    {'bytes': 7, 'tokens': 2, 'bytes per token': 3.5}
     """
     n_bytes = sum(len(t.encode("utf-8")) for t in texts)
     n_tokens = sum(len(encode_plain(encoder, t)) for t in texts)
-    return {"bytes": n_bytes, "tokens": n_tokens, "bytes per token": n_bytes / n_tokens if n_tokens else 0.0}
+    return {
+        "bytes": n_bytes,
+        "tokens": n_tokens,
+        "bytes per token": n_bytes / n_tokens if n_tokens else 0.0,
+    }
 
 
 def exact_round_trips(tokenizer, texts):
@@ -30,7 +37,11 @@ def exact_round_trips(tokenizer, texts):
 
 
 def learned(merges):
-    """The token each merge created, in order: learned([(b"s", b"t")]) == [b"st"]."""
+    """The token each merge created, in order.
+
+    >>> learned([(b"s", b"t"), (b"e", b"st")])
+    [b'st', b'est']
+    """
     return [a + b for a, b in merges]
 
 
@@ -53,19 +64,28 @@ def length_histogram(merges):
 def compare(merges_a, vocab_a, merges_b, vocab_b):
     """Shared vocabulary entries, and where two merge lists first differ (1-based; None if never)."""
     shared = len(set(vocab_a.values()) & set(vocab_b.values()))
-    first = next((i for i, (x, y) in enumerate(zip(merges_a, merges_b)) if x != y), None)
+    first = next(
+        (i for i, (x, y) in enumerate(zip(merges_a, merges_b)) if x != y), None
+    )
     if first is None and len(merges_a) != len(merges_b):
         first = min(len(merges_a), len(merges_b))
-    return {"shared entries": shared,
-            "first differing merge": None if first is None else first + 1,
-            "merges": (merges_a[first] if first is not None and first < len(merges_a) else None,
-                       merges_b[first] if first is not None and first < len(merges_b) else None)}
+    return {
+        "shared entries": shared,
+        "first differing merge": None if first is None else first + 1,
+        "merges": (
+            merges_a[first] if first is not None and first < len(merges_a) else None,
+            merges_b[first] if first is not None and first < len(merges_b) else None,
+        ),
+    }
 
 
 def text_stats(texts):
     """Characters, UTF-8 bytes and whitespace-separated words over texts."""
-    return {"characters": sum(len(t) for t in texts), "UTF-8 bytes": sum(len(t.encode("utf-8")) for t in texts),
-            "words": sum(len(t.split()) for t in texts)}
+    return {
+        "characters": sum(len(t) for t in texts),
+        "UTF-8 bytes": sum(len(t.encode("utf-8")) for t in texts),
+        "words": sum(len(t.split()) for t in texts),
+    }
 
 
 def language_costs(encoders, pairs):
@@ -74,14 +94,23 @@ def language_costs(encoders, pairs):
     rows = {}
     for name, encoder in encoders.items():
         en, vi = compression(encoder, english), compression(encoder, vietnamese)
-        rows[name] = {"English tokens": en["tokens"], "English bytes/token": en["bytes per token"],
-                      "Vietnamese tokens": vi["tokens"], "Vietnamese bytes/token": vi["bytes per token"],
-                      "Vietnamese / English": vi["tokens"] / en["tokens"]}
+        rows[name] = {
+            "English tokens": en["tokens"],
+            "English bytes/token": en["bytes per token"],
+            "Vietnamese tokens": vi["tokens"],
+            "Vietnamese bytes/token": vi["bytes per token"],
+            "Vietnamese / English": vi["tokens"] / en["tokens"],
+        }
     return rows
 
 
 def split_tokens(encoder, text):
-    """The byte strings of text's tokens: split_tokens(gpt2, "Xin") -> [b"X", b"in"]."""
+    """The byte strings of text's tokens.
+
+    >>> from bpe.interop.openai import get_encoding
+    >>> split_tokens(get_encoding("gpt2"), "Xin")
+    [b'X', b'in']
+    """
     ids = encode_plain(encoder, text)
     if hasattr(encoder, "decode_single_token_bytes"):
         return [encoder.decode_single_token_bytes(i) for i in ids]

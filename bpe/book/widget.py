@@ -4,6 +4,7 @@ The page works offline, in Jupyter and on the static site alike: nothing is load
 from anywhere. ``explorer.js`` holds the algorithm and the page logic; this module
 only wraps it. ``python -m bpe.widget FILE`` runs its ``train`` under Node, for tests.
 """
+
 import html
 from pathlib import Path
 

@@ -6,11 +6,12 @@ it encodes up to the last point where cutting cannot change the result, and
 carries the rest over. ``decode_stream`` does the reverse without ever emitting
 half a character. (``batch.py`` spreads a list of texts over processes.)
 """
+
 import codecs
 
 import regex
 
-from .pretokenize import PAT
+from ..pretokenize import PAT
 
 SPACE = regex.compile(r"\s")  # the pattern's own idea of whitespace
 

@@ -5,17 +5,21 @@ TinyStories arrives as GPT-2 token ids (two files of little-endian uint16, id
 stories back byte for byte, which is itself a demonstration that BPE loses
 nothing. The last 200 stories are held out; the rest are the training text.
 """
+
 import array
 import hashlib
 import sys
 
+from ..files import write_atomically
+from ..interop.openai import get_encoding
+from ..pretokenize import ENDOFTEXT as EOT
 from . import data
-from .files import write_atomically
-from .openai import get_encoding
 
-EOT = "<|endoftext|>"
 HELDOUT = 200
-TINYSTORIES = ["tinystories/czhou578-train-gpt2/val.bin", "tinystories/czhou578-train-gpt2/test.bin"]
+TINYSTORIES = [
+    "tinystories/czhou578-train-gpt2/val.bin",
+    "tinystories/czhou578-train-gpt2/test.bin",
+]
 # sha256 of each file above decoded with GPT-2 (recorded with the files' origin in shared/data/SOURCES.md)
 DECODED_SHA256 = {
     TINYSTORIES[0]: "6749f841e58f6ac9d65e7b76fae713e8adeb76e6418e62fb36d2e0252e981147",
@@ -27,9 +31,14 @@ DERIVED_SHA256 = {
     "tinystories_heldout.txt": "2bc27d672e7ac004cfe2a446153245dce293878332916d87850872bd98b58a27",
 }
 EN_VI = {
-    "ntrex128": ("en-vi/ntrex128/newstest2019-src.eng.txt", "en-vi/ntrex128/newstest2019-ref.vie.txt"),
-    "tatoeba": ("en-vi/tatoeba-test-v2021-08-07/tatoeba-test-v2021-08-07.eng",
-                "en-vi/tatoeba-test-v2021-08-07/tatoeba-test-v2021-08-07.vie"),
+    "ntrex128": (
+        "en-vi/ntrex128/newstest2019-src.eng.txt",
+        "en-vi/ntrex128/newstest2019-ref.vie.txt",
+    ),
+    "tatoeba": (
+        "en-vi/tatoeba-test-v2021-08-07/tatoeba-test-v2021-08-07.eng",
+        "en-vi/tatoeba-test-v2021-08-07/tatoeba-test-v2021-08-07.vie",
+    ),
 }
 
 
@@ -47,7 +56,9 @@ def decode_tinystories(name):
     """One registered .bin file decoded with GPT-2, checked against its recorded sha256."""
     text = get_encoding("gpt2").decode_bytes(read_ids(data.path(name)))
     if hashlib.sha256(text).hexdigest() != DECODED_SHA256[name]:
-        raise data.DataError(f"{name} did not decode to the recorded text (sha256 {DECODED_SHA256[name]})")
+        raise data.DataError(
+            f"{name} did not decode to the recorded text (sha256 {DECODED_SHA256[name]})"
+        )
     return text.decode("utf-8")
 
 
@@ -65,8 +76,14 @@ def tinystories_files():
     Built once into the data cache; later calls reuse the files.
     """
     folder = data.cache_dir() / "derived"
-    train, heldout = folder / "tinystories_train.txt", folder / "tinystories_heldout.txt"
-    if not all(f.is_file() and data.sha256_of(f) == DERIVED_SHA256[f.name] for f in (train, heldout)):
+    train, heldout = (
+        folder / "tinystories_train.txt",
+        folder / "tinystories_heldout.txt",
+    )
+    if not all(
+        f.is_file() and data.sha256_of(f) == DERIVED_SHA256[f.name]
+        for f in (train, heldout)
+    ):
         all_stories = stories()
         folder.mkdir(parents=True, exist_ok=True)
         write_atomically(heldout, "".join(s + EOT for s in all_stories[-HELDOUT:]))
@@ -92,5 +109,7 @@ def en_vi_pairs(corpus="ntrex128"):
         raise ValueError(f"unknown corpus {corpus!r}; choose one of {', '.join(EN_VI)}")
     en, vi = (lines(data.path(name)) for name in EN_VI[corpus])
     if len(en) != len(vi):
-        raise data.DataError(f"{corpus}: {len(en)} English lines but {len(vi)} Vietnamese lines")
+        raise data.DataError(
+            f"{corpus}: {len(en)} English lines but {len(vi)} Vietnamese lines"
+        )
     return list(zip(en, vi))

@@ -8,26 +8,33 @@ from the front and the workers from the back until they meet, so whoever is
 faster does more and both cores stay busy to the end. The parent unpacks the
 workers' ids between runs of its own.
 """
+
 import gc
 import multiprocessing
 import os
 import threading
-import weakref
 from multiprocessing.connection import wait
 
-from .pretokenize import check_text
+from ..pretokenize import check_text
 from .workers import Workers, take
 
 RUNS_PER_WORKER = 32  # more runs balance the work better; each costs one message
-CHARS_TO_FORK = 1 << 17  # text per process that pays for forking the workers (milliseconds)
-CHARS_PER_WORKER = 1 << 13  # text per process that pays for the messages, once the workers run
-_one_batch_at_a_time = threading.Lock()  # for callers on several threads: one set of pipes per pool
+CHARS_TO_FORK = (
+    1 << 17
+)  # text per process that pays for forking the workers (milliseconds)
+CHARS_PER_WORKER = (
+    1 << 13
+)  # text per process that pays for the messages, once the workers run
+_one_batch_at_a_time = (
+    threading.Lock()
+)  # for callers on several threads: one set of pipes per pool
 
 
 def slices(texts, n):
     """Split texts into n contiguous runs of about equal total length (some may be empty).
 
-    slices(["aa", "b", "c"], 2) == [["aa"], ["b", "c"]]
+    >>> slices(["aa", "b", "c"], 2)
+    [['aa'], ['b', 'c']]
     """
     total = sum(len(t) for t in texts) or 1
     cuts, running, k = [0], 0, 1
@@ -54,21 +61,31 @@ def encode_batch(tokenizer, texts, workers=None, **options):
         check_text(text)  # here, rather than in a worker
     if workers is not None and (not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
-    tokenizer.encode("", **options)  # bad options raise here, before any worker is involved
+    tokenizer.encode(
+        "", **options
+    )  # bad options raise here, before any worker is involved
     workers = min(workers or os.cpu_count() or 1, len(texts))
     running = running_workers(tokenizer, workers) is not None
-    enough = sum(map(len, texts)) >= workers * (CHARS_PER_WORKER if running else CHARS_TO_FORK)
+    enough = sum(map(len, texts)) >= workers * (
+        CHARS_PER_WORKER if running else CHARS_TO_FORK
+    )
     collecting = gc.isenabled()
     gc.disable()
     try:
-        if workers <= 1 or not enough or "fork" not in multiprocessing.get_all_start_methods():
+        if (
+            workers <= 1
+            or not enough
+            or "fork" not in multiprocessing.get_all_start_methods()
+        ):
             return [tokenizer.encode(t, **options) for t in texts]
         with _one_batch_at_a_time:
             pool = workers_for(tokenizer, workers)
             try:
                 return share(pool, tokenizer, texts, options)
             except BaseException:
-                pool.close(wait=False)  # a batch cut short leaves messages in the pipes: start afresh
+                pool.close(
+                    wait=False
+                )  # a batch cut short leaves messages in the pipes: start afresh
                 raise
     finally:
         if collecting:
@@ -77,7 +94,7 @@ def encode_batch(tokenizer, texts, workers=None, **options):
 
 def running_workers(tokenizer, n):
     """The tokenizer's kept workers for n-process batches, if they run for this process; else None."""
-    pool = tokenizer._workers
+    pool = tokenizer.kept_workers
     return pool if pool is not None and pool.size == n and pool.usable() else None
 
 
@@ -86,15 +103,17 @@ def workers_for(tokenizer, n):
     pool = running_workers(tokenizer, n)
     if pool is None:
         tokenizer.close()  # any others: the wrong size, dead, or inherited from a parent process
-        pool = tokenizer._workers = Workers(tokenizer, n)
-        weakref.finalize(tokenizer, pool.close)  # the processes end with the tokenizer
+        pool = Workers(tokenizer, n)
+        tokenizer.keep_workers(pool)  # the processes end with the tokenizer
     return pool
 
 
 def share(pool, tokenizer, texts, options):
     """Encode texts with the pool's workers taking runs from the back and this process from the front."""
     runs = slices(texts, min(len(texts), pool.size * RUNS_PER_WORKER))
-    first = len(runs) // (2 * pool.size)  # surely this process's: not sent to the workers
+    first = len(runs) // (
+        2 * pool.size
+    )  # surely this process's: not sent to the workers
     pool.start(first, runs[first:], options)
     results, pending = [None] * len(runs), pool.result_pipes()
     while (k := take(pool.ends, front=True)) is not None:
@@ -111,7 +130,9 @@ def _collect(pipes, results, block):
         try:
             message = pipe.recv()
         except EOFError:
-            raise RuntimeError("an encode_batch worker process died without a result") from None
+            raise RuntimeError(
+                "an encode_batch worker process died without a result"
+            ) from None
         if isinstance(message, BaseException):
             raise message
         if message is None:

@@ -1,0 +1,55 @@
+"""The package's own source, shown in a chapter: the code the reader reads is the code that runs.
+
+``show(bpe.merge)`` displays ``inspect.getsource(bpe.merge)`` under a comment
+naming its file. Jupyter and the book's pages render it as highlighted Markdown;
+its plain-text form is the bare source, which nbval compares with the stored
+chapter, so a chapter that shows an old version of a function fails the tests.
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]  # the folder that holds the bpe package
+
+
+def definition(obj):
+    """What defines obj in the source: a property's getter, a cached function's function."""
+    return inspect.unwrap(getattr(obj, "fget", obj))
+
+
+def where(obj) -> str:
+    """The file that defines obj, as a path from the repository's top, and obj's name in it."""
+    obj = definition(obj)
+    path = Path(inspect.getsourcefile(obj)).resolve().relative_to(ROOT).as_posix()
+    return f"{path}: {obj.__qualname__}"
+
+
+def source(obj) -> str:
+    """obj's source code, dedented (a method's too), decorators included."""
+    return textwrap.dedent(inspect.getsource(definition(obj)))
+
+
+class Source:
+    """One or more definitions, ready to display; see ``show``."""
+
+    def __init__(self, *objects):
+        self.parts = [(where(obj), source(obj)) for obj in objects]
+
+    def __repr__(self) -> str:
+        return "\n".join(f"# {place}\n{code}" for place, code in self.parts)
+
+    def _repr_markdown_(self) -> str:
+        return "```python\n" + repr(self) + "```\n"
+
+
+def show(*objects) -> Source:
+    """Display the source of functions, classes or methods, in this order, in a chapter.
+
+    >>> from bpe.train import merge
+    >>> print(repr(show(merge)).splitlines()[:2])
+    ['# bpe/train.py: merge', 'def merge(tok: tuple[bytes, ...], pair: Pair, new: bytes) -> tuple[bytes, ...]:']
+    """
+    return Source(*objects)

@@ -4,25 +4,23 @@ Training (``train.py``) and encoding (``tokenizer.py``) both start here, so the
 two always agree on where one pre-token ends and the next begins. Special
 tokens are split out first: they are boundaries, never text.
 """
-
 from __future__ import annotations
 
 import functools
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 
 import regex
 
-ENDOFTEXT = "<|endoftext|>"  # GPT-2's end-of-document marker: the special token the book trains with
+from .scale.ascii_pattern import ascii_first
+
+ENDOFTEXT = "<|endoftext|>"  # GPT-2's end-of-document marker, the book's special token
 
 # GPT-2's pattern with the contractions grouped into one alternative
 # (the form tiktoken uses since its pull request 234).
 PAT = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
-BYTE_TOKENS = tuple(
-    bytes([b]) for b in range(256)
-)  # token i is byte i: the base vocabulary
+BYTE_TOKENS = tuple(bytes([b]) for b in range(256))  # token i is byte i: the base
 
 
 def to_bytes(s: str) -> tuple[bytes, ...]:
@@ -35,7 +33,7 @@ def to_bytes(s: str) -> tuple[bytes, ...]:
 
 
 def check_text(text: str) -> str:
-    """Refuse anything that is not a str (bytes included), with the type in the message."""
+    """Refuse anything that is not a str (bytes included), naming its type."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
     return text
@@ -48,9 +46,8 @@ def check_specials(specials: Iterable[str]) -> tuple[str, ...]:
     ('<|a|>', '<|b|>')
     """
     if isinstance(specials, str):
-        raise TypeError(
-            f"specials must be a list of strings, not the string {specials!r}"
-        )
+        raise TypeError(f"specials must be a list of strings, not the string "
+                        f"{specials!r}")
     specials = tuple(specials)
     for s in specials:
         if not isinstance(s, str) or not s:
@@ -81,55 +78,22 @@ def split_special(text: str, specials: Iterable[str]) -> list[str]:
     return special_splitter(specials).split(text)
 
 
-def ascii_members(cls: str) -> str:
-    """The ASCII characters a ``regex`` class matches, as the body of an ``re`` class.
-
-    >>> ascii_members(r"\\p{N}")
-    '0123456789'
-    """
-    return "".join(
-        re.escape(chr(c)) for c in range(128) if regex.fullmatch(cls, chr(c))
-    )
-
-
-@functools.lru_cache(maxsize=1)
-def ascii_pat() -> re.Pattern:
-    """PAT for pure-ASCII text, for the standard ``re`` module, which runs it about twice as fast.
-
-    Its classes are read off ``regex``'s own \\p{L}, \\p{N} and \\s on the 128 ASCII
-    characters, so on ASCII text it finds exactly PAT's pieces (the tests check this).
-    """
-    letters, digits = ascii_members(r"\p{L}"), ascii_members(r"\p{N}")
-    space = ascii_members(r"\s")
-    return re.compile(
-        rf"""'(?:[sdmt]|ll|ve|re)| ?[{letters}]+| ?[{digits}]+"""
-        rf"""| ?[^{space}{letters}{digits}]+|[{space}]+(?![^{space}])|[{space}]+"""
-    )
-
-
 @functools.lru_cache(maxsize=64)
 def finder(pattern: str | None) -> Callable[[str], list[str]]:
-    """A function chunk -> its pre-token strings; for PAT, ASCII chunks take the fast path.
+    """A function chunk -> its pre-token strings, made once per pattern.
 
+    For PAT, chunks of pure ASCII take a faster path (``scale/ascii_pattern.py``).
     With ``pattern=None`` there is no pre-tokenizer: the whole chunk is one piece.
     """
     if pattern is None:
         return whole
     slow = regex.compile(pattern).findall
-    if pattern != PAT:
-        return slow
-    fast = ascii_pat().findall
-    return functools.partial(either, fast, slow)
+    return ascii_first(slow) if pattern == PAT else slow
 
 
 def whole(chunk: str) -> list[str]:
     """No pre-tokenizer: the chunk is one piece (none if empty)."""
     return [chunk] if chunk else []
-
-
-def either(fast: Callable, slow: Callable, chunk: str) -> list[str]:
-    """fast(chunk) when the chunk is pure ASCII, else slow(chunk)."""
-    return fast(chunk) if chunk.isascii() else slow(chunk)
 
 
 def pretokens(chunk: str, pattern: str | None = PAT) -> list[str]:
@@ -141,9 +105,8 @@ def pretokens(chunk: str, pattern: str | None = PAT) -> list[str]:
     return finder(pattern)(chunk)
 
 
-def count_strings(
-    text: str, specials: tuple[str, ...], pattern: str | None = PAT
-) -> Counter[str]:
+def count_strings(text: str, specials: tuple[str, ...],
+                  pattern: str | None = PAT) -> Counter[str]:
     """How often each pre-token string occurs in text; special tokens are left out.
 
     The arguments are taken as already checked (``pretokenize`` checks them).
@@ -156,9 +119,8 @@ def count_strings(
     return counts
 
 
-def pretokenize(
-    text: str, specials: Iterable[str] = (), pattern: str | None = PAT
-) -> Counter[tuple[bytes, ...]]:
+def pretokenize(text: str, specials: Iterable[str] = (),
+                pattern: str | None = PAT) -> Counter[tuple[bytes, ...]]:
     """The corpus as a table {pre-token as a tuple of one-byte tokens: count}.
 
     >>> pretokenize("low low low")

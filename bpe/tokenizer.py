@@ -1,4 +1,4 @@
-"""Encoding and decoding with a trained vocabulary: ``encode_word`` and the ``Tokenizer``.
+"""Encoding and decoding with a trained vocabulary: ``encode_word`` and ``Tokenizer``.
 
 Training (``train.py``) chooses merges by count; encoding has no counts, only the
 ordered merge list, so it applies the earliest-learned merge first. ``Tokenizer``
@@ -6,7 +6,6 @@ adds what a real tokenizer needs around that rule: special tokens, decoding, and
 tiktoken's method names. Its speed comes from ``scale/piece.py``, which gives
 ``encode_word``'s answer on integer ids; its file format lives in ``files.py``.
 """
-
 from __future__ import annotations
 
 import weakref
@@ -21,16 +20,15 @@ from .scale.piece import PieceCache, PieceEncoder
 from .train import Pair, merge
 
 
-def encode_word(
-    tok: tuple[bytes, ...], rank: dict[Pair, int], on_step: Callable | None = None
-) -> tuple[bytes, ...]:
+def encode_word(tok: tuple[bytes, ...], rank: dict[Pair, int],
+                on_step: Callable | None = None) -> tuple[bytes, ...]:
     """Apply learned merges to one pre-token, lowest rank first, until none applies.
 
     >>> encode_word((b"l", b"o", b"w"), {(b"o", b"w"): 0, (b"l", b"ow"): 1})
     (b'low',)
 
-    Position in the word does not matter, only rank. ``on_step(tok, candidates, pair)``
-    is called before each merge, for traces.
+    Position in the word does not matter, only rank. ``on_step(tok, candidates,
+    pair)`` is called before each merge, for traces.
     """
     while True:
         candidates = [p for p in zip(tok, tok[1:]) if p in rank]
@@ -42,52 +40,42 @@ def encode_word(
         tok = merge(tok, best, best[0] + best[1])
 
 
-def check_vocab(
-    vocab: dict[int, bytes], merges: list[Pair], specials: tuple[str, ...]
-) -> None:
-    """Refuse a vocabulary that cannot encode every byte or that lacks a merge's tokens."""
+def check_vocab(vocab: dict[int, bytes], merges: list[Pair],
+                specials: tuple[str, ...]) -> None:
+    """Refuse a vocabulary that cannot encode every byte or lacks a merge's tokens."""
     values = set(vocab.values())
     for i, tok in vocab.items():
         if not isinstance(i, int) or i < 0 or not isinstance(tok, bytes):
-            raise ValueError(
-                f"vocab must map non-negative int ids to bytes, got {i!r}: {tok!r}"
-            )
+            raise ValueError(f"vocab must map non-negative int ids to bytes, "
+                             f"got {i!r}: {tok!r}")
     missing = [b for b in range(256) if bytes([b]) not in values]
     if missing:
-        raise ValueError(
-            f"vocab lacks {len(missing)} of the 256 single bytes, e.g. byte {missing[0]}"
-        )
+        raise ValueError(f"vocab lacks {len(missing)} of the 256 single bytes, "
+                         f"e.g. byte {missing[0]}")
     for n, (left, right) in enumerate(merges):
         for part in (left, right, left + right):
             if part not in values:
-                raise ValueError(
-                    f"merge {n} ({left!r}, {right!r}) needs {part!r}, which is not in vocab"
-                )
+                raise ValueError(f"merge {n} ({left!r}, {right!r}) needs {part!r}, "
+                                 "which is not in vocab")
     for s in specials:
         if s.encode("utf-8") not in values:
             raise ValueError(f"special token {s!r} is not in the vocabulary")
 
 
 class Tokenizer:
-    """A byte-level BPE tokenizer: ``vocab`` (id -> bytes), ordered ``merges``, ``specials``.
+    """A byte-level BPE tokenizer: ``vocab`` (id -> bytes), ``merges``, ``specials``.
 
     Method names follow tiktoken's where it has them. Encoded pre-tokens are kept
     in a cache of up to ``cache_size`` entries (0 turns it off), so that common
     words are merged only once.
     """
 
-    def __init__(
-        self,
-        vocab: dict[int, bytes],
-        merges: Iterable[Pair],
-        specials: Iterable[str] = (),
-        pattern: str | None = PAT,
-        cache_size: int = 65536,
-    ):
+    def __init__(self, vocab: dict[int, bytes], merges: Iterable[Pair],
+                 specials: Iterable[str] = (), pattern: str | None = PAT,
+                 cache_size: int = 65536):
         if not isinstance(cache_size, int) or cache_size < 0:
-            raise ValueError(
-                f"cache_size must be a non-negative integer, got {cache_size!r}"
-            )
+            raise ValueError(f"cache_size must be a non-negative integer, "
+                             f"got {cache_size!r}")
         self.specials = check_specials(specials)
         self.vocab = dict(vocab)
         self.merges = [tuple(m) for m in merges]
@@ -98,26 +86,18 @@ class Tokenizer:
         for i in sorted(self.vocab):  # a token listed twice encodes to its smaller id
             self.token_id.setdefault(self.vocab[i], i)
         self.special_id = {s: self.token_id[s.encode("utf-8")] for s in self.specials}
-        self.encode_piece = PieceEncoder(
-            self.rank, self.token_id
-        )  # encode_word's answer, as ids
-        self.find_pieces = finder(pattern)
+        # encode_word's answer, computed on ids (scale/piece.py), and a cache of it
+        self.encode_piece = PieceEncoder(self.rank, self.token_id)
         self.cache = PieceCache(self.encode_piece, cache_size)
         self.piece_ids = self.cache.__getitem__ if cache_size else self.encode_piece
-        self._workers = (
-            None  # encode_batch's worker processes, forked when first needed
-        )
+        self.find_pieces = finder(pattern)
+        self._workers = None  # encode_batch's processes, forked when first needed
 
     def __reduce__(self):
-        # Pickled as what defines it; the cache, the compiled pattern and any worker
-        # processes are rebuilt or left behind, so a copy can go to another process.
-        return type(self), (
-            self.vocab,
-            self.merges,
-            self.specials,
-            self.pattern,
-            self.cache_size,
-        )
+        # Pickled as what defines it: the copy rebuilds its tables and its pattern,
+        # and starts with an empty cache and no worker processes.
+        return type(self), (self.vocab, self.merges, self.specials, self.pattern,
+                            self.cache_size)
 
     @property
     def n_vocab(self) -> int:
@@ -128,66 +108,52 @@ class Tokenizer:
         """Text -> ids, treating any spelling of a special token as ordinary text."""
         check_text(text)
         try:
-            return list(
-                chain.from_iterable(map(self.piece_ids, self.find_pieces(text)))
-            )
+            pieces = self.find_pieces(text)
+            return list(chain.from_iterable(map(self.piece_ids, pieces)))
         except UnicodeEncodeError:
-            where = next(i for i, ch in enumerate(text) if "\ud800" <= ch <= "\udfff")
-            raise ValueError(
-                f"text holds a lone surrogate {text[where]!r} at index {where}, "
-                "which UTF-8 cannot encode"
-            ) from None
+            at = next(i for i, ch in enumerate(text) if "\ud800" <= ch <= "\udfff")
+            raise ValueError(f"text holds a lone surrogate {text[at]!r} at index {at}, "
+                             "which UTF-8 cannot encode") from None
 
-    def encode(
-        self,
-        text: str,
-        allowed_special: str | Iterable[str] = "all",
-        disallowed_special: str | Iterable[str] = "all",
-    ) -> list[int]:
+    def encode(self, text: str, allowed_special: str | Iterable[str] = "all",
+               disallowed_special: str | Iterable[str] = "all") -> list[int]:
         """Text -> ids; each allowed special token maps straight to its own id.
 
-        As in tiktoken, a disallowed special token in the text raises ValueError, and
-        ``disallowed_special=()`` encodes it as ordinary text. Unlike tiktoken's default,
-        all of this tokenizer's specials are allowed unless you say otherwise.
+        As in tiktoken, a disallowed special token in the text raises ValueError,
+        and ``disallowed_special=()`` encodes it as ordinary text. Unlike tiktoken's
+        default, all of this tokenizer's specials are allowed unless you say
+        otherwise.
         """
         check_text(text)
-        allowed = (
-            set(self.specials) if allowed_special == "all" else set(allowed_special)
-        )
-        if allowed - set(self.specials):
-            raise ValueError(
-                f"not special tokens of this tokenizer: {sorted(allowed - set(self.specials))}"
-            )
-        disallowed = (
-            set(self.specials) - allowed
-            if disallowed_special == "all"
-            else set(disallowed_special)
-        )
+        specials = set(self.specials)
+        allowed = specials if allowed_special == "all" else set(allowed_special)
+        if allowed - specials:
+            raise ValueError(f"not special tokens of this tokenizer: "
+                             f"{sorted(allowed - specials)}")
+        disallowed = (specials - allowed if disallowed_special == "all"
+                      else set(disallowed_special))
         if disallowed:
             found = special_splitter(tuple(sorted(disallowed))).search(text)
             if found:
                 raise ValueError(
-                    f"text contains the special token {found.group()!r} at index {found.start()}; pass "
-                    "allowed_special to encode it as a special token, or disallowed_special=() to encode "
-                    "it as ordinary text"
-                )
+                    f"text contains the special token {found.group()!r} at index "
+                    f"{found.start()}; pass allowed_special to encode it as a special "
+                    "token, or disallowed_special=() to encode it as ordinary text")
         ids = []
-        chunks = (
-            special_splitter(tuple(sorted(allowed))).split(text) if allowed else [text]
-        )
-        for chunk in chunks:
+        splitter = special_splitter(tuple(sorted(allowed))) if allowed else None
+        for chunk in splitter.split(text) if splitter else [text]:
             if chunk in allowed:
                 ids.append(self.special_id[chunk])
             else:
                 ids.extend(self.encode_ordinary(chunk))
         return ids
 
-    def encode_batch(
-        self, texts: Iterable[str], workers: int | None = None, **options
-    ) -> list[list[int]]:
-        """encode() on each text, shared by ``workers`` processes, this one included (scale/batch.py).
+    def encode_batch(self, texts: Iterable[str], workers: int | None = None,
+                     **options) -> list[list[int]]:
+        """encode() on each text, by ``workers`` processes, this one included.
 
-        The worker processes are kept for later calls; ``close()`` stops them.
+        The work is shared by ``scale/batch.py``; the worker processes are kept for
+        later calls until ``close()``.
         """
         return batch.encode_batch(self, texts, workers, **options)
 
@@ -197,7 +163,10 @@ class Tokenizer:
         return self._workers
 
     def keep_workers(self, pool) -> None:
-        """Keep pool for later encode_batch calls, in place of any other; it stops with the tokenizer."""
+        """Keep pool for later encode_batch calls, in place of any other.
+
+        Its processes stop on close(), or when this tokenizer is garbage collected.
+        """
         self.close()
         self._workers = pool
         weakref.finalize(self, pool.close)
@@ -209,7 +178,7 @@ class Tokenizer:
             self._workers = None
 
     def encode_iterable(self, pieces: Iterable[str]) -> Iterator[int]:
-        """Ids for a text given as an iterable of strings (say, a file's lines), produced lazily."""
+        """Ids for a text given in pieces (say, a file's lines), produced lazily."""
         return stream.encode_iterable(self, pieces)
 
     def decode_stream(self, ids: Iterable[int]) -> Iterator[str]:
@@ -223,9 +192,8 @@ class Tokenizer:
             return b"".join(self.vocab[i] for i in ids)
         except (KeyError, TypeError):
             bad = next(i for i in ids if not isinstance(i, int) or i not in self.vocab)
-            raise ValueError(
-                f"token id {bad!r} is not in the vocabulary ({len(self.vocab)} entries)"
-            ) from None
+            raise ValueError(f"token id {bad!r} is not in the vocabulary "
+                             f"({len(self.vocab)} entries)") from None
 
     def decode(self, ids: Iterable[int]) -> str:
         """Ids -> text; bytes that are not valid UTF-8 become U+FFFD."""
@@ -248,19 +216,15 @@ class Tokenizer:
         if not isinstance(other, Tokenizer):
             return NotImplemented
         return (self.vocab, self.merges, self.specials, self.pattern) == (
-            other.vocab,
-            other.merges,
-            other.specials,
-            other.pattern,
-        )
+            other.vocab, other.merges, other.specials, other.pattern)
 
     def __repr__(self) -> str:
-        return f"Tokenizer({len(self.vocab)} tokens, {len(self.merges)} merges, specials={list(self.specials)})"
+        return (f"Tokenizer({len(self.vocab)} tokens, {len(self.merges)} merges, "
+                f"specials={list(self.specials)})")
 
     def save(self, directory) -> tuple:
-        """Write vocab.json and merges.txt (GPT-2's format), and special_tokens.json if there are
-        specials, into directory; each file is written atomically. Returns the paths written.
-        """
+        """Write vocab.json and merges.txt (GPT-2's format), and special_tokens.json
+        if there are specials, into directory. Returns the paths written."""
         return files.save_files(self, directory)
 
     @classmethod
@@ -270,29 +234,24 @@ class Tokenizer:
         return cls(vocab, merges, specials, pattern)
 
     @classmethod
-    def from_files(
-        cls,
-        vocab_path,
-        merges_path,
-        specials: Iterable[str] = (),
-        pattern: str | None = PAT,
-    ) -> Tokenizer:
+    def from_files(cls, vocab_path, merges_path, specials: Iterable[str] = (),
+                   pattern: str | None = PAT) -> Tokenizer:
         """Load a tokenizer from GPT-2-format vocab.json and merges.txt."""
         specials = check_specials(specials)
         vocab, merges = files.load_files(vocab_path, merges_path, specials)
         return cls(vocab, merges, specials, pattern)
 
     def to_tiktoken(self, name: str = "bpe-book"):
-        """A tiktoken.Encoding with this vocabulary's ranks, pattern and special tokens."""
+        """A tiktoken.Encoding with this vocabulary's ranks, pattern and specials."""
         return ranks.to_tiktoken(self, name)
 
     @classmethod
     def from_tiktoken(cls, encoding) -> Tokenizer:
-        """A Tokenizer that encodes like a tiktoken.Encoding, with its merges recovered from ranks."""
+        """A Tokenizer that encodes like a tiktoken.Encoding (merges from its ranks)."""
         return cls(*ranks.from_tiktoken(encoding))
 
     def to_huggingface(self, path=None):
-        """A Hugging Face tokenizers.Tokenizer doing the same; also saved as tokenizer.json if path."""
+        """A Hugging Face tokenizers.Tokenizer doing the same; saved too if path."""
         return huggingface.to_huggingface(self, path)
 
     @classmethod

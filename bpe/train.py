@@ -4,9 +4,8 @@
 for every merge, which is simple and plainly correct. ``learn_merges`` is the one
 door to every way of learning merges: the naive loop here, or the indexed
 trainers of ``scale/indexed.py``, which are checked against it merge by merge.
-``train`` (text in memory) and ``scale.pipeline.train_file`` (a file) both call it.
+``train`` (text in memory) and ``scale.pipeline.train_file`` (a file) both use it.
 """
-
 from __future__ import annotations
 
 import time
@@ -18,9 +17,7 @@ from .pretokenize import BYTE_TOKENS, PAT, check_specials, check_text, pretokeni
 from .scale.indexed import indexed_merges
 
 Pair = tuple[bytes, bytes]
-Table = dict[
-    tuple[bytes, ...], int
-]  # {pre-token as a tuple of tokens: how often it occurs}
+Table = dict[tuple[bytes, ...], int]  # {pre-token as a tuple of tokens: its count}
 
 
 def count_pairs(table: Table) -> Counter[Pair]:
@@ -54,7 +51,7 @@ def merge(tok: tuple[bytes, ...], pair: Pair, new: bytes) -> tuple[bytes, ...]:
 
 
 def greater_pair(pair: Pair, token_id: dict[bytes, int]) -> Pair:
-    """The article's tie-break: among equal counts the lexicographically greater pair wins.
+    """The article's tie-break: among equal counts, the lexicographically greater pair.
 
     >>> max([(b"e", b"s"), (b"s", b"t")], key=lambda p: greater_pair(p, {}))
     (b's', b't')
@@ -63,9 +60,10 @@ def greater_pair(pair: Pair, token_id: dict[bytes, int]) -> Pair:
 
 
 def lowest_ids(pair: Pair, token_id: dict[bytes, int]) -> tuple[int, int]:
-    """The lesson's tie-break: among equal counts the pair of older tokens (smaller ids) wins.
+    """The lesson's tie-break: among equal counts, the pair of older (smaller) ids.
 
-    >>> max([(b"e", b"s"), (b"s", b"t")], key=lambda p: lowest_ids(p, {b"e": 101, b"s": 115, b"t": 116}))
+    >>> ids = {b"e": 101, b"s": 115, b"t": 116}
+    >>> max([(b"e", b"s"), (b"s", b"t")], key=lambda p: lowest_ids(p, ids))
     (b'e', b's')
     """
     return (-token_id[pair[0]], -token_id[pair[1]])
@@ -79,26 +77,20 @@ def check_vocab_size(vocab_size: int, specials: tuple[str, ...]) -> None:
     if not isinstance(vocab_size, int) or isinstance(vocab_size, bool):
         raise TypeError(f"vocab_size must be an int, not {type(vocab_size).__name__}")
     if vocab_size < 256 + len(specials):
-        raise ValueError(
-            f"vocab_size={vocab_size} is too small: the 256 byte tokens and "
-            f"{len(specials)} special token(s) already need {256 + len(specials)}"
-        )
+        raise ValueError(f"vocab_size={vocab_size} is too small: the 256 byte tokens "
+                         f"and {len(specials)} special token(s) already need "
+                         f"{256 + len(specials)}")
 
 
-def check_method(
-    method: str, tie_break: Callable = None, on_merge: Callable | None = None
-) -> None:
-    """Refuse an unknown method, or options only the naive loop honours, before any work."""
+def check_method(method: str, tie_break: Callable | None = None,
+                 on_merge: Callable | None = None) -> None:
+    """Refuse an unknown method, or options only the naive loop honours."""
     if method not in METHODS:
-        raise ValueError(
-            f"method must be one of {', '.join(map(repr, METHODS))}, not {method!r}"
-        )
-    if method != "naive" and (
-        tie_break not in (None, greater_pair) or on_merge is not None
-    ):
-        raise ValueError(
-            f"method={method!r} supports only the default tie_break and no on_merge"
-        )
+        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, "
+                         f"not {method!r}")
+    if method != "naive" and (tie_break not in (None, greater_pair) or on_merge):
+        raise ValueError(f"method={method!r} supports only the default tie_break "
+                         "and no on_merge")
 
 
 class OutOfPairs(UserWarning):
@@ -107,21 +99,14 @@ class OutOfPairs(UserWarning):
 
 def warn_out_of_pairs(done: int, wanted: int, stacklevel: int = 3) -> None:
     """Say that training stopped early, and why (the public entry points call this)."""
-    warnings.warn(
-        f"ran out of pairs to merge after {done} of {wanted} merges; "
-        f"the vocabulary is smaller than asked",
-        OutOfPairs,
-        stacklevel=stacklevel,
-    )
+    warnings.warn(f"ran out of pairs to merge after {done} of {wanted} merges; "
+                  "the vocabulary is smaller than asked", OutOfPairs,
+                  stacklevel=stacklevel)
 
 
-def naive_merges(
-    table: Table,
-    n_merges: int,
-    tie_break: Callable = greater_pair,
-    on_merge: Callable | None = None,
-    progress: Callable | None = None,
-) -> list[Pair]:
+def naive_merges(table: Table, n_merges: int, tie_break: Callable = greater_pair,
+                 on_merge: Callable | None = None,
+                 progress: Callable | None = None) -> list[Pair]:
     """Up to n_merges merges, each found by recounting every pair of the table."""
     token_id = {tok: i for i, tok in enumerate(BYTE_TOKENS)}
     merges = []
@@ -144,16 +129,11 @@ def naive_merges(
     return merges
 
 
-def learn_merges(
-    table: Table,
-    n_merges: int,
-    method: str = "naive",
-    tie_break: Callable = greater_pair,
-    on_merge: Callable | None = None,
-    progress: Callable | None = None,
-    timings: dict | None = None,
-) -> list[Pair]:
-    """Up to n_merges merges learned from a pre-token table, by the naive loop or the indexed trainer.
+def learn_merges(table: Table, n_merges: int, method: str = "naive",
+                 tie_break: Callable = greater_pair, on_merge: Callable | None = None,
+                 progress: Callable | None = None,
+                 timings: dict | None = None) -> list[Pair]:
+    """Up to n_merges merges from a pre-token table, by the naive or indexed trainer.
 
     All three methods learn the same merges. ``progress(1)`` is called after each
     merge; ``timings``, if given, receives the seconds spent picking and applying.
@@ -161,23 +141,18 @@ def learn_merges(
     start = time.perf_counter()
     if method == "naive":
         merges = naive_merges(table, n_merges, tie_break, on_merge, progress)
-        pick, apply = (
-            time.perf_counter() - start,
-            0.0,
-        )  # the naive loop does not separate the two
+        pick, apply = time.perf_counter() - start, 0.0  # not told apart by the loop
     else:
-        merges, pick, apply = indexed_merges(
-            table, n_merges, method == "heap", progress
-        )
+        merges, pick, apply = indexed_merges(table, n_merges, method == "heap",
+                                             progress)
     if timings is not None:
         timings.update(pick=pick, apply=apply)
     return merges
 
 
-def vocab_from_merges(
-    merges: list[Pair], specials: tuple[str, ...]
-) -> dict[int, bytes]:
-    """The vocabulary a merge list implies: 256 bytes, one entry per merge, then the specials."""
+def vocab_from_merges(merges: list[Pair],
+                      specials: tuple[str, ...]) -> dict[int, bytes]:
+    """The vocabulary a merge list implies: the bytes, one entry per merge, specials."""
     vocab = dict(enumerate(BYTE_TOKENS))
     for left, right in merges:
         vocab[len(vocab)] = left + right
@@ -186,15 +161,10 @@ def vocab_from_merges(
     return vocab
 
 
-def train(
-    text: str,
-    vocab_size: int,
-    specials: Iterable[str] = (),
-    pattern: str | None = PAT,
-    tie_break: Callable = greater_pair,
-    on_merge: Callable | None = None,
-    method: str = "naive",
-) -> tuple[dict[int, bytes], list[Pair]]:
+def train(text: str, vocab_size: int, specials: Iterable[str] = (),
+          pattern: str | None = PAT, tie_break: Callable = greater_pair,
+          on_merge: Callable | None = None,
+          method: str = "naive") -> tuple[dict[int, bytes], list[Pair]]:
     """Learn merges until the vocabulary has vocab_size entries (specials included).
 
     Returns (vocab, merges): vocab maps id -> bytes (ids 0..255 are the bytes),

@@ -14,7 +14,7 @@ import pytest
 from bpe.book.show import definition, source
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-CORE = ["bpe.utf8", "bpe.pretokenize", "bpe.train", "bpe.tokenizer", "bpe.files"]
+CORE = ["bpe.pretokenize", "bpe.train", "bpe.tokenizer", "bpe.files"]
 
 
 def shown_text():

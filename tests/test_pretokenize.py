@@ -83,13 +83,13 @@ def test_pat_is_the_grouped_gpt2_pattern():
 @settings(max_examples=1000)
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
 def test_ascii_fast_path_finds_exactly_pats_pieces(text):
-    from bpe.pretokenize import ascii_pat
+    from bpe.scale.ascii_pattern import ascii_pat
 
     assert ascii_pat().findall(text) == regex.findall(bpe.PAT, text)
 
 
 def test_ascii_fast_path_on_every_pair_and_on_contractions():
-    from bpe.pretokenize import ascii_pat
+    from bpe.scale.ascii_pattern import ascii_pat
 
     texts = [chr(a) + chr(b) for a in range(128) for b in range(128)]
     texts += ["it's", "I'LL", " 'll  \t\n x", "a  \n\n b", "x\x1c y\x1f", "   ", "\r\n\r\n"]

@@ -126,9 +126,8 @@ def run(valid, train_path, pairs, vocab_size=10_000, heldout=200, workers=None):
     figures = story_figures(
         tokenizer, merges, [s.strip("\n") for s in stories], (small_vocab, small_merges)
     )
-    figures["fast.distinct"] = (
-        small_report.distinct_pretokens
-    )  # the article counts the valid file's
+    # the article counts the valid file's
+    figures["fast.distinct"] = small_report.distinct_pretokens
     figures.update(no_regex_figures(valid_text[:1_000_000]))
     figures.update(
         language_figures(pairs, analysis.language_costs(encoders_for(tokenizer), pairs))

@@ -10,7 +10,7 @@ import array
 import hashlib
 import sys
 
-from ..files import write_atomically
+from ..disk.atomic import write_atomically
 from ..interop.openai import get_encoding
 from ..pretokenize import ENDOFTEXT as EOT
 from . import data

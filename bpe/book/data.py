@@ -15,7 +15,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..files import replacing
+from ..disk.atomic import replacing
 
 MIRROR_SETTING = "BPE_DATA_MIRROR"
 CACHE_SETTING = "BPE_DATA_CACHE"

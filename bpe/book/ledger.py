@@ -11,7 +11,7 @@ import json
 import os
 from pathlib import Path
 
-from ..files import write_atomically
+from ..disk.atomic import write_atomically
 
 TOY, UNICODE, LESSON = "toy corpus", "Unicode", "lesson's toy text"
 TS_VALID, TS_TRAIN = "TinyStoriesV2 valid (22.5 MB)", "TinyStoriesV2 train (2.2 GB)"

@@ -1,4 +1,4 @@
-"""The package's own source, shown in a chapter: the code the reader reads is the code that runs.
+"""The package's own source, shown in a chapter: what the reader reads is what runs.
 
 ``show(bpe.merge)`` displays ``inspect.getsource(bpe.merge)`` under a comment
 naming its file. Jupyter and the book's pages render it as highlighted Markdown;
@@ -16,12 +16,12 @@ ROOT = Path(__file__).resolve().parents[2]  # the folder that holds the bpe pack
 
 
 def definition(obj):
-    """What defines obj in the source: a property's getter, a cached function's function."""
+    """What defines obj in the source: a property's getter, a cached function's own."""
     return inspect.unwrap(getattr(obj, "fget", obj))
 
 
 def where(obj) -> str:
-    """The file that defines obj, as a path from the repository's top, and obj's name in it."""
+    """The file that defines obj, as a path from the repository's top; obj's name."""
     obj = definition(obj)
     path = Path(inspect.getsourcefile(obj)).resolve().relative_to(ROOT).as_posix()
     return f"{path}: {obj.__qualname__}"
@@ -49,7 +49,7 @@ def show(*objects) -> Source:
     """Display the source of functions, classes or methods, in this order, in a chapter.
 
     >>> from bpe.train import merge
-    >>> print(repr(show(merge)).splitlines()[:2])
-    ['# bpe/train.py: merge', 'def merge(tok: tuple[bytes, ...], pair: Pair, new: bytes) -> tuple[bytes, ...]:']
+    >>> print(repr(show(merge)).splitlines()[0])
+    # bpe/train.py: merge
     """
     return Source(*objects)

@@ -1,4 +1,4 @@
-"""The lesson's toy tokenizer, run in chapter 00: integer ids, no pre-tokenizer, one small class.
+"""The lesson's toy tokenizer, run in chapter 00: ids, no pre-tokenizer, one class.
 
 It follows the lesson's rules rather than the article's, so that its figures can be
 set beside the lesson's: the whole text is one sequence of byte values (nothing
@@ -39,14 +39,14 @@ def replace_pair(ids: list[int], pair: tuple[int, int], new_id: int) -> list[int
 
 
 class ToyBPE:
-    """Train, encode and decode on ids; ``merges`` maps each learned pair to its new id, in order."""
+    """Train, encode, decode on ids; ``merges`` maps each learned pair to its new id."""
 
     def __init__(self):
         self.merges: dict[tuple[int, int], int] = {}
         self.vocab: dict[int, bytes] = {i: bytes([i]) for i in range(256)}
 
     def train(self, text: str, vocab_size: int) -> list[int]:
-        """Learn merges from text until the vocabulary has vocab_size entries; return text's ids."""
+        """Learn merges until the vocabulary has vocab_size entries; return the ids."""
         ids = list(text.encode("utf-8"))
         while len(self.vocab) < vocab_size:
             counts = pair_counts(ids)
@@ -62,11 +62,11 @@ class ToyBPE:
         return ids
 
     def best_pair(self, counts: Counter[tuple[int, int]]) -> tuple[int, int]:
-        """The pair to merge next: the most frequent, and among those the one with the smaller ids."""
+        """The pair to merge next: the most frequent, and of those the smaller ids."""
         return min(counts, key=lambda p: (-counts[p], p))
 
     def encode(self, text: str) -> list[int]:
-        """Text -> ids: start from its bytes and apply learned merges, earliest learned first."""
+        """Text -> ids: start from the bytes, apply learned merges, earliest first."""
         ids = list(text.encode("utf-8"))
         while True:
             known = [p for p in zip(ids, ids[1:]) if p in self.merges]

@@ -2,7 +2,7 @@
 
 The page works offline, in Jupyter and on the static site alike: nothing is loaded
 from anywhere. ``explorer.js`` holds the algorithm and the page logic; this module
-only wraps it. ``python -m bpe.widget FILE`` runs its ``train`` under Node, for tests.
+only wraps it. The tests run the script's ``train`` under Node against ``bpe.train``.
 """
 
 import html

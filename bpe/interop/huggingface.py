@@ -14,7 +14,7 @@ from .ranks import ranks_of
 
 
 def to_huggingface(tokenizer, path=None):
-    """A tokenizers.Tokenizer: the same regex split, byte-level alphabet, merges and specials."""
+    """A tokenizers.Tokenizer: the same regex split, alphabet, merges and specials."""
     from tokenizers import (
         AddedToken,
         Regex,
@@ -78,7 +78,8 @@ def from_huggingface(path):
         UnicodeDecodeError,
     ) as error:
         raise ValueError(
-            f"{path}: not a byte-level BPE tokenizer.json this package can read ({error!r})"
+            f"{path}: not a byte-level BPE tokenizer.json this package can read "
+            f"({error!r})"
         ) from None
     for token in added:
         vocab[token["id"]] = token["content"].encode("utf-8")

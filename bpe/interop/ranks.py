@@ -1,4 +1,4 @@
-"""Converting a Tokenizer to and from tiktoken, whose files hold ranks instead of merges.
+"""Converting a Tokenizer to and from tiktoken, whose files hold ranks, not merges.
 
 ``files.py`` speaks GPT-2's vocab.json / merges.txt. tiktoken stores no merges,
 only a rank for every token's bytes, and merges the adjacent pair whose joined
@@ -16,7 +16,7 @@ from pathlib import Path
 
 
 def ranks_of(tokenizer):
-    """{token bytes: id} for every ordinary token; a token listed twice keeps its smaller id."""
+    """{token bytes: id} of the ordinary tokens; a repeated token keeps its lower id."""
     specials = {s.encode("utf-8") for s in tokenizer.specials}
     return {tok: i for tok, i in tokenizer.token_id.items() if tok not in specials}
 
@@ -74,12 +74,12 @@ def from_tiktoken(encoding):
 
 
 def read_tiktoken_file(path):
-    """{token bytes: rank} from a .tiktoken file ("base64-token rank" per line), naming any bad line."""
+    """{token bytes: rank} from a .tiktoken file ("base64-token rank" lines)."""
     return parse_tiktoken(Path(path).read_bytes(), path)
 
 
 def parse_tiktoken(data, path):
-    """{token bytes: rank} from the bytes of a .tiktoken file; ``path`` names it in errors."""
+    """{token bytes: rank} from a .tiktoken file's bytes; path names it in errors."""
     ranks, seen = {}, set()
     for n, line in enumerate(data.splitlines(), start=1):
         if not line.strip():
@@ -91,7 +91,8 @@ def parse_tiktoken(data, path):
                 raise ValueError
         except (IndexError, ValueError, binascii.Error):
             raise ValueError(
-                f"{path} line {n}: expected a base64 token and a rank, got {line[:60]!r}"
+                f"{path} line {n}: expected a base64 token and a rank, "
+                f"got {line[:60]!r}"
             ) from None
         if token in ranks or rank in seen:
             raise ValueError(

@@ -19,19 +19,16 @@ from ..pretokenize import check_text
 from .workers import Workers, take
 
 RUNS_PER_WORKER = 32  # more runs balance the work better; each costs one message
-CHARS_TO_FORK = (
-    1 << 17
-)  # text per process that pays for forking the workers (milliseconds)
-CHARS_PER_WORKER = (
-    1 << 13
-)  # text per process that pays for the messages, once the workers run
-_one_batch_at_a_time = (
-    threading.Lock()
-)  # for callers on several threads: one set of pipes per pool
+# text per process that pays for forking the workers (milliseconds)
+CHARS_TO_FORK = 1 << 17
+# text per process that pays for the messages, once the workers run
+CHARS_PER_WORKER = 1 << 13
+# for callers on several threads: one set of pipes per pool
+_one_batch_at_a_time = threading.Lock()
 
 
 def slices(texts, n):
-    """Split texts into n contiguous runs of about equal total length (some may be empty).
+    """Split texts into n contiguous runs of about equal length (some may be empty).
 
     >>> slices(["aa", "b", "c"], 2)
     [['aa'], ['b', 'c']]
@@ -48,7 +45,7 @@ def slices(texts, n):
 
 
 def encode_batch(tokenizer, texts, workers=None, **options):
-    """[tokenizer.encode(t, **options) for t in texts], with the work shared by processes.
+    """[tokenizer.encode(t, **options) for t in texts], the work shared by processes.
 
     ``workers`` processes (default: one per CPU) share the batch, or this one
     encodes it alone when it is too small to gain: under CHARS_TO_FORK characters
@@ -61,9 +58,8 @@ def encode_batch(tokenizer, texts, workers=None, **options):
         check_text(text)  # here, rather than in a worker
     if workers is not None and (not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
-    tokenizer.encode(
-        "", **options
-    )  # bad options raise here, before any worker is involved
+    # bad options raise here, before any worker is involved
+    tokenizer.encode("", **options)
     workers = min(workers or os.cpu_count() or 1, len(texts))
     running = running_workers(tokenizer, workers) is not None
     enough = sum(map(len, texts)) >= workers * (
@@ -83,9 +79,8 @@ def encode_batch(tokenizer, texts, workers=None, **options):
             try:
                 return share(pool, tokenizer, texts, options)
             except BaseException:
-                pool.close(
-                    wait=False
-                )  # a batch cut short leaves messages in the pipes: start afresh
+                # a batch cut short leaves messages in the pipes: start afresh
+                pool.close(wait=False)
                 raise
     finally:
         if collecting:
@@ -93,27 +88,27 @@ def encode_batch(tokenizer, texts, workers=None, **options):
 
 
 def running_workers(tokenizer, n):
-    """The tokenizer's kept workers for n-process batches, if they run for this process; else None."""
+    """The tokenizer's kept workers for n-process batches, if usable here; else None."""
     pool = tokenizer.kept_workers
     return pool if pool is not None and pool.size == n and pool.usable() else None
 
 
 def workers_for(tokenizer, n):
-    """The tokenizer's kept workers for n-process batches, forked if there are none yet."""
+    """The tokenizer's kept workers for n-process batches, forked if there are none."""
     pool = running_workers(tokenizer, n)
     if pool is None:
-        tokenizer.close()  # any others: the wrong size, dead, or inherited from a parent process
+        # any others: the wrong size, dead, or inherited from a parent process
+        tokenizer.close()
         pool = Workers(tokenizer, n)
         tokenizer.keep_workers(pool)  # the processes end with the tokenizer
     return pool
 
 
 def share(pool, tokenizer, texts, options):
-    """Encode texts with the pool's workers taking runs from the back and this process from the front."""
+    """Encode texts: workers take runs from the back, this process from the front."""
     runs = slices(texts, min(len(texts), pool.size * RUNS_PER_WORKER))
-    first = len(runs) // (
-        2 * pool.size
-    )  # surely this process's: not sent to the workers
+    # surely this process's: not sent to the workers
+    first = len(runs) // (2 * pool.size)
     pool.start(first, runs[first:], options)
     results, pending = [None] * len(runs), pool.result_pipes()
     while (k := take(pool.ends, front=True)) is not None:
@@ -125,7 +120,7 @@ def share(pool, tokenizer, texts, options):
 
 
 def _collect(pipes, results, block):
-    """Store every (index, ids) message waiting on pipes; drop each pipe whose worker says it is done."""
+    """Store each (index, ids) message on pipes; drop the pipes of finished workers."""
     for pipe in wait(pipes, timeout=None if block else 0):
         try:
             message = pipe.recv()

@@ -1,4 +1,4 @@
-"""Where a UTF-8 text file may be cut without changing its pre-tokens, and reading it in pieces.
+"""Where a UTF-8 file may be cut without changing its pre-tokens; reading it in pieces.
 
 ``parallel.py`` counts the pieces in worker processes; this module only decides
 where the pieces begin and end. A cut goes just before a special token: it is
@@ -15,13 +15,12 @@ import os
 from ..files import decode_utf8
 
 BLOCK = 1 << 20  # bytes a worker reads at a time
-VISIBLE = range(
-    0x21, 0x7F
-)  # printable ASCII, never whitespace, never inside a UTF-8 character
+# printable ASCII, never whitespace, never inside a UTF-8 character
+VISIBLE = range(0x21, 0x7F)
 
 
 def safe_newline(data, i):
-    """Whether data[i] is a newline between two visible ASCII bytes, so cutting after it is safe."""
+    """Whether data[i] is a newline between two visible ASCII bytes (safe to cut)."""
     return 0 < i < len(data) - 1 and data[i - 1] in VISIBLE and data[i + 1] in VISIBLE
 
 
@@ -42,7 +41,7 @@ def last_newline_cut(data):
 
 
 def newline_allowed(specials):
-    """Newline cuts are a fallback, and unsafe if a special token itself contains a newline."""
+    """Newline cuts are a fallback, unsafe if a special token contains a newline."""
     return not any(b"\n" in s for s in specials)
 
 
@@ -53,7 +52,8 @@ def first_cut(data, specials, start=0):
     2
 
     With special tokens, only their starts count (a
-    document is never split); without any, a newline between visible ASCII characters does.
+    document is never split); without any, a newline between visible ASCII characters
+    does.
     """
     if specials:
         found = [i for i in (data.find(s, start) for s in specials) if i >= 0]
@@ -69,7 +69,8 @@ def last_cut(data, specials):
     4
 
 
-    Special tokens first; a block with none (one document longer than a block) falls back to a
+    Special tokens first; a block with none (one document longer than a block) falls
+    back to a
     newline between visible ASCII characters.
     """
     found = [i for i in (data.rfind(s) for s in specials) if i > 0]
@@ -109,20 +110,20 @@ def boundaries(path, n: int, specials: tuple[str, ...] = ()) -> list[tuple[int, 
 
 
 def blocks(path, start, end, specials, block_size=BLOCK):
-    """(offset, length, text) pieces of a byte range, each about block_size, cut at safe points."""
+    """(offset, length, text) pieces of a byte range, about block_size each."""
     encoded = [s.encode("utf-8") for s in specials]
     with open(path, "rb") as f:
         f.seek(start)
         pending, offset = b"", start
         while offset + len(pending) < end:
-            # Top the buffer up to block_size; grow it only while it holds no safe point.
+            # Top the buffer up to block_size; grow it only while it holds no safe cut.
             want = (
                 block_size - len(pending) if len(pending) < block_size else block_size
             )
             pending += f.read(min(want, end - offset - len(pending)))
             cut = last_cut(pending, encoded)
             if cut is None:
-                continue  # no safe point yet: read on (only a huge unbroken run gets here)
+                continue  # no safe point yet: read on (only a huge unbroken run)
             yield offset, cut, decode_utf8(pending[:cut], path, offset)
             offset, pending = offset + cut, pending[cut:]
         if pending:

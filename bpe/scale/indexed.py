@@ -17,7 +17,10 @@ from collections.abc import Callable
 
 
 def descending(tok):
-    """A key under which byte strings sort in reverse: descending(b"b") < descending(b"a").
+    """A key under which byte strings sort in reverse.
+
+    >>> descending(b"b") < descending(b"a") and descending(b"ab") < descending(b"a")
+    True
 
     Each byte is flipped and the end is marked with 256, above any flipped byte,
     so a string also sorts before its own prefixes, as reversed order requires.
@@ -28,7 +31,7 @@ def descending(tok):
 class IndexedTable:
     """Rows of symbol ids with counts, pair totals, and the rows holding each pair.
 
-    ``table`` is a pre-token table as ``pretokenize`` makes it: {(b" ", b"t", b"h", b"e"): 5, ...}.
+    ``table`` is a pre-token table as ``pretokenize`` makes it: {(b" ", b"a"): 5, ...}.
     """
 
     def __init__(self, table: dict[tuple[bytes, ...], int]):
@@ -48,14 +51,14 @@ class IndexedTable:
                 self.where[pair].add(i)
 
     def symbol(self, tok):
-        """The id of a token's bytes; two merges that spell the same bytes share one symbol."""
+        """The id of a token's bytes; two merges that spell the same bytes share one."""
         if tok not in self.symbol_id:
             self.symbol_id[tok] = len(self.symbols)
             self.symbols.append(tok)
         return self.symbol_id[tok]
 
     def apply(self, pair):
-        """Merge pair in every row that holds it; return {changed pair: its total before}."""
+        """Merge pair in each row that holds it; return {changed pair: total before}."""
         a, b = pair
         new = self.symbol(self.symbols[a] + self.symbols[b])
         words, freqs, where = self.words, self.freqs, self.where
@@ -72,7 +75,7 @@ class IndexedTable:
         return self.update_totals(delta)
 
     def update_totals(self, delta):
-        """Add delta to the pair totals, dropping pairs that reach zero; return {pair: total before}."""
+        """Add delta to the totals, dropping pairs at zero; {pair: total before}."""
         pairs, changed = self.pairs, {}
         for p, d in delta.items():
             if d:
@@ -114,7 +117,7 @@ def merge_counting(word, a, b, new, freq, delta, created):
 
 
 def pick_by_scan(table):
-    """The most frequent pair, ties to the greater pair of byte strings, by scanning every total."""
+    """The most frequent pair, ties to the greater pair of bytes, by a full scan."""
     if not table.pairs:
         return None
     top = max(table.pairs.values())
@@ -137,7 +140,7 @@ class PairHeap:
         return (-count, self.keys[pair[0]], self.keys[pair[1]], pair)
 
     def pop(self):
-        """The best pair, skipping entries whose count has changed since they were pushed."""
+        """The best pair, skipping entries whose count changed since they were filed."""
         pairs = self.table.pairs
         while self.heap:
             neg, _, _, pair = heapq.heappop(self.heap)
@@ -149,7 +152,7 @@ class PairHeap:
         return None
 
     def update(self, changed):
-        """Push the pairs whose count grew; those that shrank are re-filed when popped."""
+        """Push the pairs whose count grew; those that shrank are re-filed on pop."""
         pairs = self.table.pairs
         for pair, before in changed.items():
             if pairs.get(pair, 0) > before:
@@ -162,7 +165,7 @@ def indexed_merges(
     use_heap: bool = True,
     progress: Callable | None = None,
 ) -> tuple[list[tuple[bytes, bytes]], float, float]:
-    """Up to n_merges merges from a pre-token table; return (merges, pick seconds, apply seconds)."""
+    """Up to n_merges merges from a pre-token table: (merges, pick s, apply s)."""
     table = IndexedTable(table)
     heap = PairHeap(table) if use_heap else None
     merges, pick_seconds, apply_seconds = [], 0.0, 0.0

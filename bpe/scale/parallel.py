@@ -21,7 +21,7 @@ from .cuts import BLOCK, blocks, boundaries
 def count_range(
     path, start, end, specials=(), pattern=PAT, block_size=BLOCK, on_bytes=None
 ):
-    """Count the pre-token strings of one byte range; return (counts, peak RSS in bytes).
+    """Count the pre-token strings of one byte range: (counts, peak RSS in bytes).
 
     ``on_bytes(n)`` is told after each block, for progress bars.
     """
@@ -53,7 +53,7 @@ def count_file(
     block_size: int = BLOCK,
     on_bytes=None,
 ) -> tuple[Counter, int, int]:
-    """(Counter of pre-token strings over a whole file, largest helper's peak RSS, processes that ran).
+    """(pre-token string counts over a file, largest helper's peak RSS, processes run).
 
     ``workers`` processes share the file, this one included, as everywhere in the
     package: this process counts the first byte range while workers - 1 forked
@@ -69,9 +69,8 @@ def count_file(
             )
         return counts, 0, 1
     ctx = multiprocessing.get_context("fork")
-    queue = (
-        ctx.Queue() if on_bytes else None
-    )  # only when someone is listening for progress
+    # only when someone is listening for progress
+    queue = ctx.Queue() if on_bytes else None
     tasks = [(path, a, b, specials, pattern, block_size) for a, b in ranges[1:]]
     with ctx.Pool(len(tasks), initializer=_init_worker, initargs=(queue,)) as pool:
         pending = pool.map_async(_count_range_in_worker, tasks)

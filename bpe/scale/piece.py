@@ -16,7 +16,8 @@ NEVER = float("inf")  # the rank of a pair that was never merged
 class PieceEncoder:
     """Text of one pre-token -> tuple of ids, lowest-rank merge first, as encode_word.
 
-    ``rank`` maps each merge's pair of bytes to its rank, ``token_id`` each token's bytes to its id.
+    ``rank`` maps each merge's pair of bytes to its rank, ``token_id`` each token's
+    bytes to its id.
 
     >>> token_id = {bytes([b]): b for b in range(256)} | {b"ow": 256, b"low": 257}
     >>> PieceEncoder({(b"o", b"w"): 0, (b"l", b"ow"): 1}, token_id)("lower")
@@ -60,7 +61,7 @@ def merge_at(ids, ranks, best, new):
 
 
 class PieceCache(dict):
-    """Pre-token -> ids, encoded on first use: cache[" low"] merges once, then only looks up.
+    """Pre-token -> ids, encoded on first use: " low" is merged once, then looked up.
 
     A hit is a plain dict lookup, with no bookkeeping (cheaper than an LRU, and a
     forked worker writes to fewer shared pages). At ``maxsize`` entries it starts

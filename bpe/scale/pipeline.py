@@ -53,7 +53,7 @@ class TrainReport:
         return self.pretokenize_seconds + self.pick_seconds + self.apply_seconds
 
     def shares(self):
-        """Each phase's share of the total time, as fractions: {"pre-tokenize": 0.6, ...}."""
+        """Each phase's share of the total time, as fractions: {"pick": 0.1, ...}."""
         total = self.total_seconds or 1.0
         return {
             "pre-tokenize": self.pretokenize_seconds / total,
@@ -65,10 +65,13 @@ class TrainReport:
         mib = 1 << 20
         share = ", ".join(f"{k} {v:.0%}" for k, v in self.shares().items())
         lines = [
-            f"{os.path.basename(self.path)}: {self.bytes:,} bytes; {self.workers} worker(s); method {self.method}",
-            f"pre-tokenize: {self.pretokenize_seconds:7.2f} s  ({self.distinct_pretokens:,} distinct pre-tokens, "
+            f"{os.path.basename(self.path)}: {self.bytes:,} bytes; "
+            f"{self.workers} worker(s); method {self.method}",
+            f"pre-tokenize: {self.pretokenize_seconds:7.2f} s  "
+            f"({self.distinct_pretokens:,} distinct pre-tokens, "
             f"{self.total_pretokens:,} in all)",
-            f"pick the pair {self.pick_seconds:7.2f} s, apply the merge {self.apply_seconds:7.2f} s; "
+            f"pick the pair {self.pick_seconds:7.2f} s, "
+            f"apply the merge {self.apply_seconds:7.2f} s; "
             f"total {self.total_seconds:.2f} s ({share})",
             f"{self.merges:,} merges; vocabulary {self.vocab_size:,}",
             f"peak memory: {self.parent_peak_bytes / mib:.0f} MiB in the main process, "
@@ -76,7 +79,8 @@ class TrainReport:
         ]
         if self.stopped_early:
             lines.append(
-                f"stopped early: ran out of pairs after {self.merges:,} of {self.merges_wanted:,} merges"
+                f"stopped early: ran out of pairs after {self.merges:,} of "
+                f"{self.merges_wanted:,} merges"
             )
         return "\n".join(lines)
 
@@ -126,7 +130,7 @@ def count_file_strings(
 def pretokenize_file(
     path, specials=(), pattern: str | None = PAT, workers: int | None = None
 ) -> Counter[tuple[bytes, ...]]:
-    """The pre-token table of a file, {tuple of one-byte tokens: count}, like pretokenize's.
+    """A file's pre-token table, {tuple of one-byte tokens: count}, like pretokenize.
 
     ``workers`` processes share the file, as many as asked (up to one per range the
     file can be cut into), so that tests can check the table never depends on them.

@@ -17,7 +17,7 @@ SPACE = regex.compile(r"\s")  # the pattern's own idea of whitespace
 
 
 def safe_end(text, tokenizer):
-    """The last index at which text may be cut without changing its encoding (0 if none).
+    """The last index at which text may be cut without changing its encoding (or 0).
 
     Before a special token is safe (unless one special contains another, when the
     cut could fall inside the longer one). With GPT-2's pattern, so is just after a
@@ -36,7 +36,7 @@ def safe_end(text, tokenizer):
 
 
 def encode_iterable(tokenizer, pieces):
-    """Yield the ids of "".join(pieces), holding only the text since the last safe cut."""
+    """Yield the ids of "".join(pieces), holding just what follows the last safe cut."""
     pending = ""
     for piece in pieces:
         pending += piece
@@ -49,7 +49,7 @@ def encode_iterable(tokenizer, pieces):
 
 
 def decode_stream(tokenizer, ids):
-    """Yield text for ids as it becomes complete; a character split across tokens waits for its end."""
+    """Yield text for ids as it is complete; a character split across tokens waits."""
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     for token_id in ids:
         text = decoder.decode(tokenizer.decode_single_token_bytes(token_id))

@@ -21,7 +21,7 @@ _inherited = (
 
 
 def widen(pipe):
-    """Enlarge a pipe's buffer where the system allows it (Linux); elsewhere leave it be."""
+    """Enlarge a pipe's buffer where the system allows it (Linux)."""
     try:
         import fcntl
 
@@ -31,13 +31,14 @@ def widen(pipe):
 
 
 def take(ends, front, lowest=0):
-    """Claim a run: the next from the front, or from the back down to lowest; None once they meet.
+    """Claim a run: the next from the front, or from the back down to lowest; None once
+    they meet.
 
     ends is a shared [next from the front, next from the back]:
 
     >>> import multiprocessing
     >>> ends = multiprocessing.Array("q", [0, 3])
-    >>> take(ends, front=True), take(ends, front=False), take(ends, front=False, lowest=2)
+    >>> take(ends, True), take(ends, False), take(ends, False, lowest=2)
     (0, 3, 2)
     """
     with ends.get_lock():
@@ -58,9 +59,8 @@ class Workers:
         global _inherited
         ctx = multiprocessing.get_context("fork")
         self.size, self.ends, self.links = size, ctx.Array("q", 2), []
-        self.owner = (
-            os.getpid()
-        )  # a process forked from this one must not use (or stop) these workers
+        # a process forked from this one must not use (or stop) these workers
+        self.owner = os.getpid()
         _inherited = tokenizer
         try:
             for _ in range(size - 1):
@@ -87,7 +87,7 @@ class Workers:
             _inherited = None
 
     def start(self, first, runs, options):
-        """Open a batch whose runs from index first on are runs; send those to the workers."""
+        """Open a batch whose runs from index first on are runs; send them out."""
         with self.ends.get_lock():
             self.ends[0], self.ends[1] = 0, first + len(runs) - 1
         for _, task_pipe, _ in self.links:
@@ -105,7 +105,7 @@ class Workers:
         )
 
     def close(self, wait=True):
-        """Ask the workers to stop (or, without wait, stop them at once) and reap them."""
+        """Ask the workers to stop (or, without wait, stop them at once); reap them."""
         if (
             os.getpid() != self.owner
         ):  # an inherited copy: the workers belong to our parent
@@ -127,10 +127,9 @@ class Workers:
 
 
 def _serve(ends, task_end, result_end, others):
-    """A worker's life: for each batch, encode runs from the back until the two ends meet."""
-    signal.signal(
-        signal.SIGINT, signal.SIG_IGN
-    )  # Ctrl-C is for the parent, which then ends us
+    """A worker's life: for each batch, encode runs from the back till the ends meet."""
+    # Ctrl-C is for the parent, which then ends us
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for (
         pipe
     ) in (
@@ -138,7 +137,8 @@ def _serve(ends, task_end, result_end, others):
     ):  # other workers' pipes: holding them open would hide their parent's exit
         pipe.close()
     tokenizer = _inherited
-    gc.disable()  # id lists hold no cycles; a collection would copy the pages shared with the parent
+    # id lists hold no cycles; a collection would copy the pages shared with the parent
+    gc.disable()
     while True:
         try:
             task = task_end.recv()

@@ -33,7 +33,7 @@ def encodable_code_points():
 
 
 def census():
-    """Count code points by UTF-8 length, and ASCII-range bytes found inside multi-byte characters.
+    """Code points by UTF-8 length, and ASCII-range bytes inside multi-byte characters.
 
     >>> lengths, ascii_inside = census()
     >>> lengths[1], ascii_inside

@@ -1,22 +1,30 @@
 """make bench (encoding): this package's encoder against tiktoken and tokenizers, side by side.
 
-Single-thread throughput on the book's 200 held-out stories with the 10,000-token TinyStories
-vocabulary (medians of repeated runs, all in this one process), then encode_batch with one and
-two workers on the 6,035 training stories, for a tokenizer kept across calls (full cache, worker
-process reused) and for a fresh one per call (empty cache, worker forked), and the most two
-processes can gain on this machine. Results also go to _build/bench/encode.json.
+1. Single-thread throughput on the book's 200 held-out stories with the 10,000-token
+   TinyStories vocabulary, warm (medians of repeated runs, all in this one process).
+2. A cold start: a fresh tokenizer's first encoding of the held-out stories, against a fresh
+   tiktoken Encoding's, for GPT-2's vocabulary and the book's (paired runs); and the time to
+   build each.
+3. Long inputs: one character repeated 100,000 and 1,000,000 times, the cases where a
+   quadratic encoder would show, against tiktoken (medians).
+4. encode_batch with one and two workers on the 6,035 training stories, for a tokenizer kept
+   across calls and for a fresh one per call, and the most two processes can gain here.
+Results also go to _build/bench/encode.json.
 """
 import gc
 import json
 import os
+import statistics
 from pathlib import Path
+
+import tiktoken
 
 import bpe
 from bpe.scale.batch import slices
 from bpe.book.corpora import tinystories_files
 from bpe.interop.openai import get_encoding
 from bpe.scale.pipeline import train_file
-from bpe.book.timing import median_seconds, paired_ratio
+from bpe.book.timing import median_seconds, paired_ratio, seconds
 
 OUT = Path(__file__).resolve().parent.parent / "_build" / "bench"
 EOT = "<|endoftext|>"
@@ -85,6 +93,54 @@ def parallel_ceiling(tok, stories):
     return ratio
 
 
+def cold_start(name, tok, encoding, text):
+    """A fresh tokenizer's first encoding of text against a fresh tiktoken Encoding's.
+
+    Both are built before the clock starts (building is timed on its own), so the
+    comparison is the first encode: for this package, an empty cache.
+    """
+    args = (tok.vocab, tok.merges, tok.specials, tok.pattern)
+    spec = dict(name="fresh", pat_str=encoding._pat_str, mergeable_ranks=encoding._mergeable_ranks,
+                special_tokens=encoding._special_tokens)
+    ours = [bpe.Tokenizer(*args) for _ in range(PAIRS)]
+    theirs = [tiktoken.Encoding(**spec) for _ in range(PAIRS)]
+    cold, t_ours, t_theirs = paired_ratio(lambda: ours.pop().encode(text),
+                                          lambda: theirs.pop().encode(text, allowed_special="all"),
+                                          PAIRS)
+    build, b_ours, b_theirs = paired_ratio(lambda: bpe.Tokenizer(*args),
+                                           lambda: tiktoken.Encoding(**spec), 5)
+    print(f"{name:<12}first encode: bpe {t_ours * 1000:6.1f} ms, tiktoken {t_theirs * 1000:6.1f} ms, "
+          f"ratio {cold:.2f} (target <= 2); build: bpe {b_ours * 1000:5.0f} ms, "
+          f"tiktoken {b_theirs * 1000:5.0f} ms, ratio {build:.2f}")
+    return {"first_encode_ratio": cold, "first_encode_ms": [t_ours * 1000, t_theirs * 1000],
+            "build_ratio": build, "build_ms": [b_ours * 1000, b_theirs * 1000]}
+
+
+LONG = [("gpt2", "a"), ("gpt2", "^"), ("gpt2", "\n"), ("cl100k_base", " "), ("o200k_base", "x")]
+
+
+def long_inputs(repeats=3):
+    """One character repeated n times: time against tiktoken's at 1M, and growth from 100k."""
+    rows = {}
+    for name, char in LONG:
+        encoding = get_encoding(name)
+        tok = bpe.Tokenizer.from_tiktoken(encoding)
+        times = {}
+        for n in (100_000, 1_000_000):
+            text = char * n
+            assert tok.encode_ordinary(text) == encoding.encode_ordinary(text)
+            pairs = [(seconds(lambda: tok.encode_ordinary(text)),
+                      seconds(lambda: encoding.encode_ordinary(text))) for _ in range(repeats)]
+            times[n] = [statistics.median(t) for t in zip(*pairs)]
+        ratio = times[10**6][0] / times[10**6][1]
+        growth = times[10**6][0] / times[10**5][0]
+        print(f"{name:<12}{char!r:6} 1M: bpe {times[10**6][0]:6.3f} s, tiktoken {times[10**6][1]:6.3f} s, "
+              f"ratio {ratio:4.2f} (target <= 3); 100k -> 1M: bpe x{growth:4.1f} (target <= 12), "
+              f"tiktoken x{times[10**6][1] / times[10**5][1]:4.1f}")
+        rows[f"{name} {char!r}"] = {"seconds": times, "ratio_1M": ratio, "growth": growth}
+    return rows
+
+
 def main():
     train_path, heldout_path = tinystories_files()
     vocab, merges, _ = train_file(train_path, 10_000, [EOT], workers=2)
@@ -110,6 +166,14 @@ def main():
     ratio = seconds["bpe, cache"] / seconds["tiktoken, exported vocabulary"]
     print(f"{'bpe (cache) time / tiktoken time, same vocabulary (target <= 2)':<66}{ratio:6.2f}")
 
+    print(f"\ncold start on the {megabytes:.3f} MB of held-out stories, {PAIRS} pairs, medians")
+    gpt2_tok = bpe.Tokenizer.from_tiktoken(gpt2)
+    cold = {"gpt2": cold_start("gpt2", gpt2_tok, gpt2, text),
+            "book 10k": cold_start("book 10k", tok, exported, text)}
+
+    print("\nlong inputs, one character repeated, encode_ordinary, medians")
+    long = long_inputs()
+
     stories = train_path.read_text(encoding="utf-8").split(EOT)[:-1]
     print(f"\nencode_batch on {len(stories):,} stories ({sum(map(len, stories)) / 1e6:.1f} MB), "
           f"1 and 2 workers alternating, {PAIRS} pairs")
@@ -119,7 +183,9 @@ def main():
 
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "encode.json").write_text(json.dumps({"seconds": seconds, "ratio_vs_tiktoken": ratio,
-                                                 "batch_speedup": speedups, "parallel_ceiling": ceiling}, indent=1))
+                                                 "cold_start": cold, "long_inputs": long,
+                                                 "batch_speedup": speedups, "parallel_ceiling": ceiling},
+                                                indent=1))
 
 
 if __name__ == "__main__":

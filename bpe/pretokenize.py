@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 
 import regex
 
+from .interop.unicode import tiktoken_view
 from .scale.ascii_pattern import ascii_first
 
 ENDOFTEXT = "<|endoftext|>"  # GPT-2's end-of-document marker, the book's special token
@@ -32,10 +33,16 @@ def to_bytes(s: str) -> tuple[bytes, ...]:
     return tuple(BYTE_TOKENS[b] for b in s.encode("utf-8"))
 
 
+LONE_SURROGATE = regex.compile("[\ud800-\udfff]")  # half a UTF-16 pair: not encodable
+
+
 def check_text(text: str) -> str:
-    """Refuse anything that is not a str (bytes included), naming its type."""
+    """Refuse anything but a str, or a str UTF-8 cannot encode (a lone surrogate)."""
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
+    if not text.isascii() and (found := LONE_SURROGATE.search(text)):
+        raise ValueError(f"text holds a lone surrogate {found.group()!r} at index "
+                         f"{found.start()}, which UTF-8 cannot encode")
     return text
 
 
@@ -82,13 +89,13 @@ def split_special(text: str, specials: Iterable[str]) -> list[str]:
 def finder(pattern: str | None) -> Callable[[str], list[str]]:
     """A function chunk -> its pre-token strings, made once per pattern.
 
-    For PAT, chunks of pure ASCII take a faster path (``scale/ascii_pattern.py``).
+    Pure-ASCII chunks take a faster path where it exists (``scale/ascii_pattern.py``);
+    the others see characters as tiktoken's Unicode tables do (``interop/unicode.py``).
     With ``pattern=None`` there is no pre-tokenizer: the whole chunk is one piece.
     """
     if pattern is None:
         return whole
-    slow = regex.compile(pattern).findall
-    return ascii_first(slow) if pattern == PAT else slow
+    return ascii_first(pattern, tiktoken_view(regex.compile(pattern)))
 
 
 def whole(chunk: str) -> list[str]:

@@ -8,9 +8,10 @@ tiktoken's method names. Its speed comes from ``scale/piece.py``, which gives
 """
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable, Iterable, Iterator
-from itertools import chain
+from itertools import chain, count, repeat
 
 from . import files
 from .interop import huggingface, ranks
@@ -44,19 +45,24 @@ def check_vocab(vocab: dict[int, bytes], merges: list[Pair],
                 specials: tuple[str, ...]) -> None:
     """Refuse a vocabulary that cannot encode every byte or lacks a merge's tokens."""
     values = set(vocab.values())
-    for i, tok in vocab.items():
-        if not isinstance(i, int) or i < 0 or not isinstance(tok, bytes):
-            raise ValueError(f"vocab must map non-negative int ids to bytes, "
-                             f"got {i!r}: {tok!r}")
+    if not (all(map(isinstance, vocab, repeat(int))) and min(vocab, default=0) >= 0
+            and all(map(isinstance, values, repeat(bytes)))):
+        i, tok = next((i, t) for i, t in vocab.items()
+                      if not isinstance(i, int) or i < 0 or not isinstance(t, bytes))
+        raise ValueError(f"vocab must map non-negative int ids to bytes, "
+                         f"got {i!r}: {tok!r}")
     missing = [b for b in range(256) if bytes([b]) not in values]
     if missing:
         raise ValueError(f"vocab lacks {len(missing)} of the 256 single bytes, "
                          f"e.g. byte {missing[0]}")
-    for n, (left, right) in enumerate(merges):
-        for part in (left, right, left + right):
-            if part not in values:
-                raise ValueError(f"merge {n} ({left!r}, {right!r}) needs {part!r}, "
-                                 "which is not in vocab")
+    # Checked all at once, with C loops; the slow loop only finds what to report.
+    if not (values.issuperset(chain.from_iterable(merges))
+            and values.issuperset(map(b"".join, merges))):
+        for n, (left, right) in enumerate(merges):
+            for part in (left, right, left + right):
+                if part not in values:
+                    raise ValueError(f"merge {n} ({left!r}, {right!r}) needs {part!r}, "
+                                     "which is not in vocab")
     for s in specials:
         if s.encode("utf-8") not in values:
             raise ValueError(f"special token {s!r} is not in the vocabulary")
@@ -78,20 +84,22 @@ class Tokenizer:
                              f"got {cache_size!r}")
         self.specials = check_specials(specials)
         self.vocab = dict(vocab)
-        self.merges = [tuple(m) for m in merges]
+        self.merges = list(map(tuple, merges))
         self.pattern, self.cache_size = pattern, cache_size
         check_vocab(self.vocab, self.merges, self.specials)
-        self.rank = {pair: r for r, pair in enumerate(self.merges)}
-        self.token_id = {}
-        for i in sorted(self.vocab):  # a token listed twice encodes to its smaller id
-            self.token_id.setdefault(self.vocab[i], i)
+        ids = sorted(self.vocab, reverse=True)  # a token listed twice: its smaller id
+        self.token_id = dict(zip(map(self.vocab.__getitem__, ids), ids))
         self.special_id = {s: self.token_id[s.encode("utf-8")] for s in self.specials}
         # encode_word's answer, computed on ids (scale/piece.py), and a cache of it
-        self.encode_piece = PieceEncoder(self.rank, self.token_id)
-        self.cache = PieceCache(self.encode_piece, cache_size)
-        self.piece_ids = self.cache.__getitem__ if cache_size else self.encode_piece
+        self.encode_piece = PieceEncoder(self.merges, self.token_id)
+        self.cache = PieceCache(cache_size)
         self.find_pieces = finder(pattern)
         self._workers = None  # encode_batch's processes, forked when first needed
+
+    @functools.cached_property
+    def rank(self) -> dict[Pair, int]:
+        """Each merge's rank, its position in the list: what ``encode_word`` needs."""
+        return dict(zip(self.merges, count()))
 
     def __reduce__(self):
         # Pickled as what defines it: the copy rebuilds its tables and its pattern,
@@ -106,14 +114,14 @@ class Tokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Text -> ids, treating any spelling of a special token as ordinary text."""
-        check_text(text)
-        try:
-            pieces = self.find_pieces(text)
-            return list(chain.from_iterable(map(self.piece_ids, pieces)))
-        except UnicodeEncodeError:
-            at = next(i for i, ch in enumerate(text) if "\ud800" <= ch <= "\udfff")
-            raise ValueError(f"text holds a lone surrogate {text[at]!r} at index {at}, "
-                             "which UTF-8 cannot encode") from None
+        return self.encode_chunks([check_text(text)], set())
+
+    def ids_of(self, pieces: list[str]) -> dict[str, tuple[int, ...]]:
+        """A dict holding each pre-token's ids: the cache, once the new ones are added.
+
+        The new pieces are encoded all together (``scale/piece.py``).
+        """
+        return self.cache.table(pieces, self.encode_piece.all)
 
     def encode(self, text: str, allowed_special: str | Iterable[str] = "all",
                disallowed_special: str | Iterable[str] = "all") -> list[int]:
@@ -139,13 +147,26 @@ class Tokenizer:
                     f"text contains the special token {found.group()!r} at index "
                     f"{found.start()}; pass allowed_special to encode it as a special "
                     "token, or disallowed_special=() to encode it as ordinary text")
-        ids = []
         splitter = special_splitter(tuple(sorted(allowed))) if allowed else None
-        for chunk in splitter.split(text) if splitter else [text]:
-            if chunk in allowed:
+        return self.encode_chunks(splitter.split(text) if splitter else [text], allowed)
+
+    def encode_chunks(self, chunks: list[str], allowed: set[str]) -> list[int]:
+        """Ids for text already split around its allowed special tokens."""
+        pieces = [None if chunk in allowed else self.find_pieces(chunk) for chunk in chunks]
+        try:  # the usual case: every piece was seen before
+            return self.join(chunks, pieces, self.cache.__getitem__)
+        except KeyError:  # new pieces: encode them all together, then join
+            new = list(chain.from_iterable(p for p in pieces if p is not None))
+            return self.join(chunks, pieces, self.ids_of(new).__getitem__)
+
+    def join(self, chunks: list[str], pieces: list, ids_of_piece) -> list[int]:
+        """The ids of each chunk in turn: a special token's own, or its pieces' ids."""
+        ids = []
+        for chunk, found in zip(chunks, pieces):
+            if found is None:
                 ids.append(self.special_id[chunk])
             else:
-                ids.extend(self.encode_ordinary(chunk))
+                ids.extend(chain.from_iterable(map(ids_of_piece, found)))
         return ids
 
     def encode_batch(self, texts: Iterable[str], workers: int | None = None,
@@ -204,6 +225,20 @@ class Tokenizer:
         return self.decode_bytes([token_id])
 
     id_to_token = decode_single_token_bytes
+
+    def decode_with_offsets(self, ids: Iterable[int]) -> tuple[str, list[int]]:
+        """The text, and the index in it where each token starts, as tiktoken defines it.
+
+        A token that begins in the middle of a character is given the index of that
+        character. As in tiktoken, ids that do not decode to valid UTF-8 raise.
+        """
+        tokens = [self.decode_bytes([i]) for i in ids]
+        offsets, characters = [], 0
+        for token in tokens:
+            inside = 0x80 <= token[0] < 0xC0 if token else False  # a continuation byte
+            offsets.append(max(0, characters - inside))
+            characters += sum(not 0x80 <= b < 0xC0 for b in token)  # characters begun
+        return b"".join(tokens).decode("utf-8"), offsets
 
     def token_to_id(self, token: bytes | str) -> int:
         """The id of a token given as bytes (or as text, for a special token)."""

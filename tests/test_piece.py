@@ -1,9 +1,9 @@
-"""PieceEncoder (ids) against encode_word (bytes): the same tokens for every pre-token."""
-from hypothesis import given, strategies as st
+"""PieceEncoder (ids, in rounds) against encode_word (bytes): the same tokens for every piece."""
+from hypothesis import given, settings, strategies as st
 
 import bpe
-from bpe.scale.piece import PieceEncoder, merge_at
 from bpe.pretokenize import pretokens
+from bpe.scale.piece import LONGEST_CACHED, PieceCache, PieceEncoder
 
 
 def plain(tok, piece):
@@ -11,19 +11,20 @@ def plain(tok, piece):
     return tuple(tok.token_id[t] for t in bpe.encode_word(bpe.to_bytes(piece), tok.rank))
 
 
-def test_merge_at_goes_left_to_right_without_overlap():
-    ids = [7, 7, 7, 7, 7]
-    merge_at(ids, [0, 0, 0, 0], 0, 9)
-    assert ids == [9, 9, 7]
-    ids = [1, 2, 3, 1, 2]
-    merge_at(ids, [5, 8, 9, 5], 5, 4)
-    assert ids == [4, 3, 4]
+def test_runs_merge_left_to_right_without_overlap():
+    vocab = {i: bytes([i]) for i in range(256)} | {256: b"aa", 257: b"aaaa"}
+    tok = bpe.Tokenizer(vocab, [(b"a", b"a"), (b"aa", b"aa")])
+    for n in range(12):
+        assert tok.encode_piece("a" * n) == plain(tok, "a" * n)
+    assert tok.encode_piece("aaaaaaa") == (257, 256, 97)
 
 
 def test_toy_pieces(toy):
     for piece in [" newest", "lowest", "newer", "zzqq", "", "🙃", " widest"]:
         assert toy.encode_piece(piece) == plain(toy, piece)
     assert toy.encode_piece(" newest") == (263,)
+    pieces = [" newest", "", "lowest", "lowest", "zz"]
+    assert toy.encode_piece.all(pieces) == [plain(toy, p) for p in pieces]
 
 
 words = st.text(alphabet="ab c", max_size=12)
@@ -35,16 +36,48 @@ def test_same_as_encode_word_on_trained_vocabularies(corpus, piece):
     assert tok.encode_piece(piece) == plain(tok, piece)
 
 
-@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from("abc")), max_size=6), words)
-def test_same_as_encode_word_in_any_merge_order(pairs, piece):
-    """Merge lists need not be in training order (hand-made, repeated pairs): still the same."""
+def any_merge_order(pairs):
+    """A Tokenizer whose merges join single letters in whatever order Hypothesis picks."""
     vocab = {i: bytes([i]) for i in range(256)}
     merges = []
-    for left, right in pairs:  # merges of single letters, in whatever order Hypothesis picks
+    for left, right in pairs:
         merges.append((left.encode(), right.encode()))
         if (left + right).encode() not in vocab.values():
             vocab[len(vocab)] = (left + right).encode()
-    tok = bpe.Tokenizer(vocab, merges)
+    return bpe.Tokenizer(vocab, merges)
+
+
+letters = st.sampled_from("abc")
+tables = st.lists(st.tuples(letters, letters), max_size=6)
+
+
+@given(tables, words)
+def test_same_as_encode_word_in_any_merge_order(pairs, piece):
+    """Merge lists need not be in training order (hand-made, repeated pairs): still the same."""
+    tok = any_merge_order(pairs)
+    assert tok.encode_piece(piece) == plain(tok, piece)
+
+
+def deep_table(text):
+    """Merges trained on text, then shuffled ranks: merges of merges, in any order."""
+    return bpe.Tokenizer(*bpe.train(text, 290, pattern=None))
+
+
+@settings(max_examples=80)
+@given(st.text(alphabet="ab", min_size=1, max_size=40), st.integers(1, 400),
+       st.lists(st.text(alphabet="abc ", max_size=30), max_size=5))
+def test_long_runs_and_many_pieces_at_once(seed, run, others):
+    """Long runs of one or two letters, encoded together with other pieces, on deep merges."""
+    tok = deep_table(seed * 3)
+    pieces = ["a" * run, (seed * run)[:500], *others, "b" * (run // 3)]
+    assert tok.encode_piece.all(pieces) == [plain(tok, p) for p in pieces]
+
+
+@settings(max_examples=60)
+@given(tables, st.integers(0, 300), st.sampled_from(["a", "ab", "abc", "aab"]))
+def test_long_pieces_in_any_merge_order(pairs, n, unit):
+    tok = any_merge_order(pairs)
+    piece = (unit * n)[:n]
     assert tok.encode_piece(piece) == plain(tok, piece)
 
 
@@ -52,5 +85,18 @@ def test_same_as_encode_word_on_the_stories(tinystories_train_text):
     vocab, merges = bpe.train(tinystories_train_text[:200_000], 1_000)
     tok = bpe.Tokenizer(vocab, merges)
     pieces = sorted(set(pretokens(tinystories_train_text[:200_000])))
-    encoder = PieceEncoder(tok.rank, tok.token_id)
-    assert [encoder(p) for p in pieces] == [plain(tok, p) for p in pieces]
+    encoder = PieceEncoder(tok.merges, tok.token_id)
+    assert encoder.all(pieces) == [plain(tok, p) for p in pieces]
+
+
+def test_the_cache_stays_bounded_and_skips_long_pieces(toy):
+    cache = PieceCache(3)
+    encode = toy.encode_piece.all
+    table = cache.table(["a", "b", "a"], encode)
+    assert table is cache and set(cache) == {"a", "b"}
+    table = cache.table(["c", "d", "a"], encode)  # too many: this text's pieces replace it
+    assert set(table) == {"a", "c", "d"} and len(cache) == 3
+    long = "x" * (LONGEST_CACHED + 1)
+    table = cache.table([long], encode)
+    assert table[long] == plain(toy, long) and long not in cache
+    assert PieceCache(0).table(["a"], encode) == {"a": (97,)}

@@ -80,23 +80,46 @@ def test_pat_is_the_grouped_gpt2_pattern():
     assert regex.findall(bpe.PAT, text) == regex.findall(original, text)
 
 
+def openai_patterns():
+    from bpe.interop.openai import NAMES, get_encoding
+
+    return [bpe.PAT] + [get_encoding(name)._pat_str for name in NAMES]
+
+
+PATTERNS = openai_patterns()
+
+
 @settings(max_examples=1000)
-@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
-def test_ascii_fast_path_finds_exactly_pats_pieces(text):
-    from bpe.scale.ascii_pattern import ascii_pat
+@given(st.sampled_from(PATTERNS), st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_ascii_fast_path_finds_exactly_the_patterns_pieces(pattern, text):
+    from bpe.scale.ascii_pattern import ascii_pattern
 
-    assert ascii_pat().findall(text) == regex.findall(bpe.PAT, text)
+    assert ascii_pattern(pattern).findall(text) == regex.findall(pattern, text)
 
 
-def test_ascii_fast_path_on_every_pair_and_on_contractions():
-    from bpe.scale.ascii_pattern import ascii_pat
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_ascii_fast_path_on_every_pair_and_on_contractions(pattern):
+    from bpe.scale.ascii_pattern import ascii_pattern
 
+    fast = ascii_pattern(pattern)
     texts = [chr(a) + chr(b) for a in range(128) for b in range(128)]
-    texts += ["it's", "I'LL", " 'll  \t\n x", "a  \n\n b", "x\x1c y\x1f", "   ", "\r\n\r\n"]
+    texts += ["it's", "I'LL", "YOU'RE", " 'll  \t\n x", "a  \n\n b", "x\x1c y\x1f", "   ",
+              "\r\n\r\n", "12345678", "a/b/c\r\n", "ABCdef GHi's"]
     for text in texts:
-        assert ascii_pat().findall(text) == regex.findall(bpe.PAT, text), repr(text)
+        assert fast.findall(text) == regex.findall(pattern, text), repr(text)
+
+
+def test_patterns_re_cannot_run_get_no_fast_path():
+    from bpe.scale.ascii_pattern import ascii_pattern
+
+    assert ascii_pattern(r"\X+") is None  # a grapheme cluster: regex only
+    assert ascii_pattern(r"[\p{M}]|a").findall("ab") == ["a"]  # no ASCII mark: an empty class
 
 
 @given(st.text())
 def test_pretokens_use_the_fast_path_only_where_it_is_exact(text):
-    assert pretokens(text) == regex.findall(bpe.PAT, text)
+    from bpe.interop.unicode import NEWER, find_as_tiktoken
+
+    assert pretokens(text) == find_as_tiktoken(regex.compile(bpe.PAT), text)
+    if not NEWER.search(text):  # nothing Unicode changed since tiktoken's tables
+        assert pretokens(text) == regex.findall(bpe.PAT, text)

@@ -67,3 +67,15 @@ def test_cache_is_bounded(toy):
 def test_cache_size_must_be_a_count(toy, size):
     with pytest.raises(ValueError, match="cache_size"):
         bpe.Tokenizer(toy.vocab, toy.merges, toy.specials, cache_size=size)
+
+
+def test_decode_with_offsets_is_tiktokens():
+    from bpe.interop.openai import get_encoding
+
+    gpt2 = get_encoding("gpt2")
+    tok = bpe.Tokenizer.from_tiktoken(gpt2)
+    for text in ["hello world", "Xin chào thế giới 🙃 ok", "牛肉面", "", "a🙃🙃b"]:
+        ids = gpt2.encode(text)
+        assert tok.decode_with_offsets(ids) == gpt2.decode_with_offsets(ids), text
+    with pytest.raises(UnicodeDecodeError):
+        tok.decode_with_offsets(gpt2.encode("🙃")[:1])

@@ -10,7 +10,7 @@ local copies given by path, and prints each figure beside the article's.
 import argparse
 import os
 
-from ..interop.openai import NAMES, get_encoding
+from ..interop.openai import COMPARED, get_encoding
 from ..pretokenize import ENDOFTEXT as EOT, PAT
 from ..scale.pipeline import train_file
 from ..tokenizer import Tokenizer
@@ -58,7 +58,7 @@ def story_figures(tokenizer, merges, heldout, small=None):
 def encoders_for(stories_tokenizer):
     """OpenAI's three encodings and the TinyStories tokenizer, keyed as the ledger names them."""
     return {
-        **{name: get_encoding(name) for name in NAMES},
+        **{name: get_encoding(name) for name in COMPARED},
         "tinystories": stories_tokenizer,
     }
 

@@ -1,9 +1,10 @@
-"""GPT-2's pattern for pure-ASCII text, run by Python's own ``re``: same pieces, faster.
+"""A pre-tokenizer pattern for pure-ASCII text, run by Python's own ``re``: same pieces, faster.
 
-``pretokenize.finder`` uses it for PAT: most text is ASCII, and ``re`` runs
-this pattern about twice as fast as ``regex`` runs PAT. The character classes
-are not typed by hand but read off ``regex``'s answers for the 128 ASCII
-characters, so the two patterns cannot disagree on ASCII (the tests check it).
+``pretokenize.finder`` uses it for every pattern it can: most text is ASCII, and
+``re`` runs such a pattern about twice as fast as ``regex`` runs the original.
+Each Unicode class (``\\p{L}``, ``\\s``, ...) is spelled out as the ASCII characters
+that ``regex`` itself puts in it, so on ASCII text the two cannot disagree (the
+tests check it). A pattern ``re`` cannot compile gets no fast path.
 """
 from __future__ import annotations
 
@@ -13,7 +14,11 @@ from collections.abc import Callable
 
 import regex
 
+# \p{Name}, \P{Name}, \pL, \PL and the shorthand classes: everything that depends on Unicode
+CLASS = re.compile(r"\\[pP](?:\{[^}]*\}|\w)|\\[sSdDwW]")
 
+
+@functools.lru_cache(maxsize=256)
 def ascii_members(cls: str) -> str:
     """The ASCII characters a ``regex`` class matches, as the body of an ``re`` class.
 
@@ -24,19 +29,56 @@ def ascii_members(cls: str) -> str:
     return "".join(re.escape(c) for c in chars if regex.fullmatch(cls, c))
 
 
-@functools.lru_cache(maxsize=1)
-def ascii_pat() -> re.Pattern:
-    """PAT with its \\p{L}, \\p{N} and \\s spelled out for ASCII text."""
-    letters, digits = ascii_members(r"\p{L}"), ascii_members(r"\p{N}")
-    space = ascii_members(r"\s")
-    return re.compile(rf"""'(?:[sdmt]|ll|ve|re)| ?[{letters}]+| ?[{digits}]+"""
-                      rf"""| ?[^{space}{letters}{digits}]+"""
-                      rf"""|[{space}]+(?![^{space}])|[{space}]+""")
+@functools.lru_cache(maxsize=64)
+def ascii_pattern(pattern: str) -> re.Pattern | None:
+    """pattern with its Unicode classes spelled out for ASCII, for ``re``; None if impossible.
+
+    >>> fast = ascii_pattern(r" ?\\p{L}+| ?\\p{N}+|\\s+(?!\\S)|\\s+")
+    >>> fast.pattern[:16], fast.findall("low 42  lower")
+    (' ?[ABCDEFGHIJKLM', ['low', ' 42', ' ', ' lower'])
+    """
+    out, i, depth = [], 0, 0  # depth: inside a character class or not
+    body_start = 0  # where the current class's members begin in out
+    while i < len(pattern):
+        found = CLASS.match(pattern, i)
+        if found:
+            members = ascii_members(found.group())
+            out.append(members if depth else f"[{members}]" if members else "(?!)")
+            i = found.end()
+            continue
+        ch = pattern[i]
+        if ch == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if ch == "[" and not depth:
+            depth, opening = 1, "[^" if pattern.startswith("[^", i) else "["
+            out.append(opening)
+            i += len(opening)
+            body_start = len(out)
+            if pattern.startswith("]", i):  # a "]" first is a member, not the end
+                out.append("\\]")
+                i += 1
+            continue
+        if ch == "]" and depth:
+            depth = 0
+            if not "".join(out[body_start:]):  # its members were classes with no ASCII
+                negated = out[body_start - 1] == "[^"
+                out[body_start - 1:] = ["[\\x00-\\x7f]" if negated else "(?!)"]
+                i += 1
+                continue
+        out.append(ch)
+        i += 1
+    try:
+        return re.compile("".join(out))
+    except re.error:  # a construct only regex knows, or an old Python
+        return None
 
 
-def ascii_first(slow: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
-    """A findall for PAT that runs ascii_pat on ASCII chunks and slow on the others."""
-    return functools.partial(either, ascii_pat().findall, slow)
+def ascii_first(pattern: str, slow: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
+    """A findall for pattern: its ASCII version on ASCII chunks, slow on the others."""
+    fast = ascii_pattern(pattern)
+    return slow if fast is None else functools.partial(either, fast.findall, slow)
 
 
 def either(fast: Callable, slow: Callable, chunk: str) -> list[str]:

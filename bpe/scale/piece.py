@@ -1,80 +1,184 @@
-"""Encoding one pre-token on integer ids: the fast twin of ``tokenizer.encode_word``.
+"""Encoding pre-tokens on integer ids: ``encode_word``'s answer, in time near-linear.
 
-``encode_word`` works on byte strings so that its traces read well; it rebuilds the
-word as a tuple of bytes at every step. ``PieceEncoder`` gives the same answer on
-ids: pairs of ids are looked up in one dict, the word is a list edited in place,
-and the scans are done by C built-ins (``map``, ``min``, ``list.index``). The
-encoder only runs on a cache miss (``PieceCache``), so this matters most for the
-first pass over new text (``Tokenizer.encode_batch`` from an empty cache, say).
+``encode_word`` rebuilds its word as a tuple of byte strings and scans all of it
+for every merge: clear in a trace, but quadratic on a long piece (a million
+repeated characters is one pre-token). ``PieceEncoder`` gives the same tokens on
+ids, and encodes all the new pieces of a text together: their ids stand in one
+list, a separator between pieces, and ``merge_rounds`` applies the merges in
+rounds, one rank at a time, visiting only the places that hold the pair.
+``PieceCache`` keeps what was encoded, so a word that comes back costs a lookup.
 """
+from __future__ import annotations
 
-from itertools import repeat
+from bisect import bisect_right
+from heapq import heappop, heappush
+from itertools import count, filterfalse, islice, repeat
+from operator import itemgetter
 
-NEVER = float("inf")  # the rank of a pair that was never merged
+DEAD, BREAK = -1, -2  # ids never used by a token: a merged-away place, a piece's end
+NEVER = 1 << 62  # sorts after every rank: a pair that is no merge
+SHORT = 64  # bytes: shorter pieces are quicker one by one, longer ones in rounds
+LONGEST_CACHED = 1024  # characters; a longer piece is encoded afresh each time
 
 
 class PieceEncoder:
-    """Text of one pre-token -> tuple of ids, lowest-rank merge first, as encode_word.
+    """Pre-token text -> tuple of ids, as ``encode_word`` gives, for one or many pieces.
 
-    ``rank`` maps each merge's pair of bytes to its rank, ``token_id`` each token's
-    bytes to its id.
+    ``merges`` are in rank order; ``token_id`` maps each token's bytes to its id.
 
     >>> token_id = {bytes([b]): b for b in range(256)} | {b"ow": 256, b"low": 257}
-    >>> PieceEncoder({(b"o", b"w"): 0, (b"l", b"ow"): 1}, token_id)("lower")
-    (257, 101, 114)
+    >>> encode = PieceEncoder([(b"o", b"w"), (b"l", b"ow")], token_id)
+    >>> encode("lower"), encode.all(["low", "wow"])
+    ((257, 101, 114), [(257,), (119, 256)])
     """
 
-    def __init__(self, rank, token_id):
+    def __init__(self, merges: list[tuple[bytes, bytes]], token_id: dict[bytes, int]):
+        ids = token_id.__getitem__  # C loops throughout: this runs for every tokenizer
         self.byte_id = [token_id[bytes([b])] for b in range(256)]
-        self.rank_of = {(token_id[a], token_id[b]): r for (a, b), r in rank.items()}.get
-        self.merged_id = {r: token_id[a + b] for (a, b), r in rank.items()}
+        self.pair_of = list(zip(map(ids, map(itemgetter(0), merges)),
+                                map(ids, map(itemgetter(1), merges))))  # rank -> pair
+        self.rank_of = dict(zip(self.pair_of, count())).get  # a repeated merge: its last
+        self.merged_id = list(map(ids, map(b"".join, merges)))  # rank -> new token
 
-    def __call__(self, piece):
-        ids = [self.byte_id[b] for b in piece.encode("utf-8")]
-        while len(ids) > 1:
-            ranks = list(map(self.rank_of, zip(ids, ids[1:]), repeat(NEVER)))
+    def __call__(self, piece: str) -> tuple[int, ...]:
+        return self.all([piece])[0]
+
+    def all(self, pieces: list[str]) -> list[tuple[int, ...]]:
+        """The ids of each piece: short ones one by one, long ones together in rounds."""
+        out, long = [], []
+        for piece in pieces:
+            data = piece.encode("utf-8")
+            if len(data) > SHORT:
+                long.append(data)
+                out.append(None)  # filled in below
+            else:
+                out.append(tuple(self.short(list(map(self.byte_id.__getitem__, data)))))
+        if long:
+            found = iter(self.long(long))
+            out = [next(found) if ids is None else ids for ids in out]
+        return out
+
+    def short(self, ids: list[int]) -> list[int]:
+        """encode_word on the ids of a short piece, rank by rank, with C built-ins."""
+        rank_of, merged_id = self.rank_of, self.merged_id
+        ranks = list(map(rank_of, zip(ids, islice(ids, 1, None)), repeat(NEVER)))
+        while ranks:
             best = min(ranks)
             if best == NEVER:
                 break
-            merge_at(ids, ranks, best, self.merged_id[best])
-        return tuple(ids)
+            new, i = merged_id[best], ranks.index(best)
+            more = ranks.count(best) > 1
+            while True:  # every place that holds the pair, left to right
+                ids[i:i + 2] = (new,)
+                del ranks[i]
+                if i:
+                    ranks[i - 1] = rank_of((ids[i - 1], new), NEVER)
+                if i < len(ranks):
+                    ranks[i] = rank_of((new, ids[i + 1]), NEVER)
+                if not more or best not in ranks:
+                    break
+                i = ranks.index(best, i)
+        return ids
+
+    def long(self, pieces: list[bytes]) -> list[tuple[int, ...]]:
+        """The ids of long pieces (UTF-8), all encoded together by merge_rounds."""
+        ids, byte_id = [], self.byte_id.__getitem__
+        for data in pieces:
+            ids += map(byte_id, data)
+            ids.append(BREAK)
+        merge_rounds(ids, self.rank_of, self.pair_of, self.merged_id)
+        ids = [i for i in ids if i != DEAD]
+        out, start = [], 0
+        for _ in pieces:
+            end = ids.index(BREAK, start)
+            out.append(tuple(ids[start:end]))
+            start = end + 1
+        return out
 
 
-def merge_at(ids, ranks, best, new):
-    """Replace each pair whose rank is best by new, left to right, without overlap.
+def merge_rounds(ids: list[int], rank_of, pair_of: list, merged_id: list) -> None:
+    """Apply merges to ids in place, as ``encode_word`` does to each piece between BREAKs.
 
-    >>> ids = [7, 7, 7]
-    >>> merge_at(ids, [0, 0], 0, 9)
-    >>> ids
-    [9, 7]
+    Each round takes the lowest rank present anywhere and merges every place that
+    holds its pair, left to right; merged-away places become DEAD. ``where`` keeps,
+    for each rank, the places where its pair was seen, so a round visits only those,
+    and a merge only looks at its two new neighbours: about n log n steps in all.
     """
-    first = ranks.index(best)
-    if ranks.count(best) == 1:  # the common case: one occurrence
-        ids[first : first + 2] = (new,)
-        return
-    starts = [first]
-    for j in range(first + 2, len(ranks)):
-        if ranks[j] == best and j >= starts[-1] + 2:
-            starts.append(j)
-    for j in reversed(starts):  # from the right, so earlier positions stay valid
-        ids[j : j + 2] = (new,)
+    n = len(ids)
+    after = list(range(1, n + 1))  # the next live place (n: none)
+    before = [-1, 0, *after[:n - 1]]  # the previous live place (-1: none)
+    ids.append(BREAK)  # a guard at place n, so that after[p] always indexes ids
+    ranks = list(map(rank_of, zip(ids, islice(ids, 1, n)), repeat(NEVER)))
+    order = sorted(range(n - 1), key=ranks.__getitem__)  # by rank, then by place
+    ranks.sort()  # the same ranks, in the order of order
+    where, lo = {}, 0
+    while lo < len(ranks) and ranks[lo] != NEVER:
+        hi = bisect_right(ranks, ranks[lo], lo)
+        where[ranks[lo]] = order[lo:hi]
+        lo = hi
+    heap = list(where)  # sorted, so already a heap
+    while heap:
+        rank = heappop(heap)
+        (a, b), new = pair_of[rank], merged_id[rank]
+        places = where.pop(rank)
+        places.sort()
+        merged = []
+        for p in places:  # left to right; a stale place no longer holds (a, b)
+            if ids[p] == a:
+                q = after[p]
+                if ids[q] == b:
+                    ids[p], ids[q] = new, DEAD
+                    s = after[p] = after[q]
+                    before[s] = p
+                    merged.append(p)
+        last = -1
+        for p in merged:  # file the new pairs, (left, p) and (p, right), for later rounds
+            left = before[p]
+            if left >= 0 and left != last:  # (last, p) was filed as last's right pair
+                r = rank_of((ids[left], new))
+                if r is not None:
+                    file(where, heap, r, left)
+            r = rank_of((new, ids[after[p]]))
+            if r is not None:
+                file(where, heap, r, p)
+            last = p
+    ids.pop()
+
+
+def file(where: dict, heap: list, rank: int, place: int) -> None:
+    """Note that the pair at place is the merge of this rank."""
+    places = where.get(rank)
+    if places is None:
+        where[rank] = [place]
+        heappush(heap, rank)
+    else:
+        places.append(place)
 
 
 class PieceCache(dict):
-    """Pre-token -> ids, encoded on first use: " low" is merged once, then looked up.
+    """Pre-token -> ids, kept after the first time; at ``maxsize`` entries it starts afresh.
 
     A hit is a plain dict lookup, with no bookkeeping (cheaper than an LRU, and a
-    forked worker writes to fewer shared pages). At ``maxsize`` entries it starts
-    afresh, so memory stays bounded and a change of subject is followed.
+    forked worker writes to fewer shared pages). Starting afresh when full keeps
+    memory bounded and follows a change of subject; very long pieces are not kept.
     """
 
-    def __init__(self, encode, maxsize):
+    def __init__(self, maxsize: int):
         super().__init__()
-        self.encode, self.maxsize = encode, maxsize
+        self.maxsize = maxsize
 
-    def __missing__(self, piece):
-        ids = self.encode(piece)
-        if len(self) >= self.maxsize:
-            self.clear()
-        self[piece] = ids
-        return ids
+    def table(self, pieces: list[str], encode_all) -> dict[str, tuple[int, ...]]:
+        """A dict holding every piece's ids: this cache, once encode_all has filled it in."""
+        new = list(filterfalse(self.__contains__, set(pieces)))  # set(...).difference(self)
+        if not new:  # would walk the whole cache, this subclass of dict not being a dict
+            return self
+        found = dict(zip(new, encode_all(new)))
+        if len(self) + len(found) <= self.maxsize and max(map(len, new)) <= LONGEST_CACHED:
+            self.update(found)
+            return self
+        # Too many for what is left of the cache: this text's pieces replace it.
+        table = {p: self[p] for p in set(pieces).difference(found)} | found
+        self.clear()
+        kept = [(p, ids) for p, ids in table.items() if len(p) <= LONGEST_CACHED]
+        self.update(kept[:self.maxsize])
+        return table

@@ -1,0 +1,40 @@
+"""The pre-tokenizer sees every code point as tiktoken does, so the ids are tiktoken's."""
+import pytest
+import regex
+
+import bpe
+from bpe.interop import unicode
+from bpe.interop.openai import COMPARED, get_encoding
+
+
+@pytest.mark.slow
+def test_differences_are_what_the_two_engines_say_today():
+    """Each class of tiktoken's patterns, tested on every code point in both engines."""
+    assert unicode.probe() == unicode.DIFFERENCES
+
+
+def test_the_example_that_used_to_differ():
+    text = "\U0003eb08\u8733"  # a new CJK letter, then an old one
+    assert regex.findall(bpe.PAT, text) == [text]  # one piece for today's regex
+    assert bpe.pretokens(text) == ["\U0003eb08", "\u8733"]  # two, as in tiktoken
+    gpt2 = get_encoding("gpt2")
+    assert bpe.Tokenizer.from_tiktoken(gpt2).encode(text) == gpt2.encode(text)
+
+
+def every_code_point():
+    """Each code point UTF-8 can encode, in contexts that join it to its neighbours."""
+    points = [chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000]
+    for start in range(0, len(points), 50_000):
+        block = points[start:start + 50_000]
+        yield "".join(f"a{c}'{c}1{c} {c}{c}\u8733{c}A\n" for c in block)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", COMPARED)
+def test_every_code_point_gives_tiktokens_ids(name):
+    """1,112,064 code points (all but the 2,048 surrogates, which UTF-8 cannot encode:
+    tiktoken replaces them with U+FFFD, this package refuses them) in several contexts."""
+    encoding = get_encoding(name)
+    tokenizer = bpe.Tokenizer.from_tiktoken(encoding)
+    for text in every_code_point():
+        assert tokenizer.encode_ordinary(text) == encoding.encode_ordinary(text)

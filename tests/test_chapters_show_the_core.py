@@ -4,6 +4,7 @@ The chapters display source with ``bpe.book.show``; its plain-text form is store
 the executed notebooks (and re-checked against a fresh run by nbval), so finding a
 definition's current source there means a chapter shows it, and shows it as it is.
 """
+import functools
 import importlib
 import inspect
 import json
@@ -41,7 +42,8 @@ def core_definitions():
             found.append((f"{module_name}.{name}", obj))
             if inspect.isclass(obj_def):
                 for member, value in vars(obj_def).items():
-                    if inspect.isfunction(value) or isinstance(value, (property, classmethod, staticmethod)):
+                    if inspect.isfunction(value) or isinstance(
+                            value, (property, classmethod, staticmethod, functools.cached_property)):
                         found.append((f"{module_name}.{name}.{member}", getattr(value, "__func__", value)))
     return found
 

@@ -8,6 +8,7 @@ chapter, so a chapter that shows an old version of a function fails the tests.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import textwrap
 from pathlib import Path
@@ -17,7 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]  # the folder that holds the bpe pack
 
 def definition(obj):
     """What defines obj in the source: a property's getter, a cached function's own."""
-    return inspect.unwrap(getattr(obj, "fget", obj))
+    if isinstance(obj, (property, functools.cached_property)):
+        obj = obj.fget if isinstance(obj, property) else obj.func
+    return inspect.unwrap(obj)
 
 
 def where(obj) -> str:

@@ -3,11 +3,12 @@
     python bench/run_one.py heap FILE WORKERS
     python bench/run_one.py hf FILE
 
-Running each measurement in its own process keeps peak-memory readings per run.
+Running each measurement in its own process keeps peak-memory readings per run. Peaks
+are each process's own VmHWM: unlike ru_maxrss, it does not carry over from the parent
+across fork and exec, so `make bench` cannot read its own memory as a child's.
 """
 import hashlib
 import json
-import resource
 import sys
 import time
 
@@ -32,6 +33,7 @@ def ours(method, path, workers):
 def huggingface(path):
     """Hugging Face tokenizers' BpeTrainer with the same regex split and the byte-level alphabet."""
     import bpe
+    from bpe.scale.workers import own_peak_bytes
     from tokenizers import Regex, Tokenizer, models, pre_tokenizers, trainers
 
     t0 = time.perf_counter()
@@ -43,7 +45,7 @@ def huggingface(path):
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
     tok.train([str(path)], trainer)
     return {"seconds": time.perf_counter() - t0, "vocab": tok.get_vocab_size(),
-            "parent_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
+            "parent_peak": own_peak_bytes()}
 
 
 if __name__ == "__main__":

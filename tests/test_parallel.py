@@ -57,13 +57,48 @@ def test_without_specials_cuts_only_at_safe_newlines(tmp_path):
     assert {bpe.to_bytes(s): n for s, n in strings.items()} == bpe.pretokenize(text)
 
 
-def test_boundaries_start_at_special_tokens(tmp_path):
+def test_without_a_pattern_boundaries_start_at_special_tokens(tmp_path):
     path, text = story_file(tmp_path)
     data = text.encode()
-    ranges = cuts.boundaries(path, 4, [EOT])
+    ranges = cuts.boundaries(path, 4, [EOT], pattern=None)
     assert ranges[0][0] == 0 and ranges[-1][1] == len(data)
     assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:]))
     assert all(data[start:start + len(EOT)] == EOT.encode() for start, _ in ranges[1:])
+
+
+def test_with_gpt2s_pattern_crlf_and_single_lines_are_cut_too(tmp_path):
+    crlf = write(tmp_path, "one two, three.\r\n" * 3000, "crlf.txt")
+    line = write(tmp_path, "a long line of words, 12 and 34; " * 3000, "line.txt")
+    for path in (crlf, line):
+        assert len(cuts.boundaries(path, 4)) == 4
+        pieces = list(cuts.blocks(path, 0, path.stat().st_size, [], block_size=1000))
+        assert len(pieces) > 50 and max(length for _, length, _ in pieces) <= 1000
+
+
+OVERLAPPING = ["<|a|>", "Q<|a|>", "<|a|><|a|>", "a|>b"]
+parts = st.sampled_from(OVERLAPPING + ["Q", "<|", "|>", "a", " did", "\r\n", "\n", "12", "x y", "'s", "é"])
+
+
+@settings(max_examples=150)
+@given(st.lists(parts, max_size=60).map("".join), st.integers(1, 3), st.sampled_from([3, 7, 16, 64]),
+       st.lists(st.sampled_from(OVERLAPPING), min_size=1, max_size=4, unique=True))
+def test_nested_and_overlapping_specials_never_change_the_counts(tmp_path_factory, text, workers,
+                                                                 block, specials):
+    path = write(tmp_path_factory.mktemp("o"), text)
+    specials = tuple(specials)
+    for pattern in (bpe.PAT, None):
+        strings = parallel.count_file(path, specials, pattern, workers, block_size=block)[0]
+        assert {bpe.to_bytes(s): n for s, n in strings.items()} == bpe.pretokenize(text, specials, pattern)
+
+
+def test_the_issues_example_counts_the_same_at_every_block_and_worker_count(tmp_path):
+    text = "Once upon a time Q<|a|> there<|a|> did Q<|a|>Q <|a|>x\n" * 400
+    path = write(tmp_path, text)
+    expected = bpe.pretokenize(text, ["<|a|>", "Q<|a|>"])
+    for workers in (1, 2, 3):
+        for block in (16, 64, 1 << 10, 1 << 16, 1 << 20):
+            strings = parallel.count_file(path, ("<|a|>", "Q<|a|>"), bpe.PAT, workers, block_size=block)[0]
+            assert {bpe.to_bytes(s): n for s, n in strings.items()} == expected, (workers, block)
 
 
 def test_blocks_stay_bounded(tmp_path):

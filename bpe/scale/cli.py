@@ -4,16 +4,29 @@
     bpe encode --tokenizer tok/ story.txt > ids.txt
     bpe decode --tokenizer tok/ ids.txt
 
-Every error is reported as one line on stderr with a non-zero exit code.
+Encoding and decoding stream, so ``cat big.txt | bpe encode | bpe decode`` runs in
+memory that does not grow with the text. Every problem is one line on stderr: exit
+code 2 for a bad command line, 1 for anything else, 130 after Ctrl-C and 143 after
+SIGTERM (in both cases, like any failure, an earlier tokenizer folder stays whole).
 """
+from __future__ import annotations
 
 import argparse
+import codecs
+import os
+import signal
 import sys
+import warnings
+from contextlib import nullcontext
+from itertools import islice
+from pathlib import Path
 
-from ..files import decode_utf8
 from ..tokenizer import Tokenizer
-from ..train import METHODS
+from ..train import METHODS, OutOfPairs
 from .pipeline import train_file
+from .stream import decode_chunks
+
+READ = 1 << 16  # bytes read from the input at a time
 
 
 class UsageError(Exception):
@@ -25,122 +38,157 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see bpe {self.prog.split()[-1]} --help)")
 
 
-def positive_int(text):
+def positive_int(text: str) -> int:
     value = int(text)  # argparse turns a ValueError into "invalid positive_int value"
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
 
 
-def parse_args(argv):
+def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = Parser(prog="bpe", description="Byte-level BPE: train, encode, decode.")
     commands = parser.add_subparsers(dest="command", required=True)
-
-    train = commands.add_parser(
-        "train", help="learn a vocabulary from a UTF-8 text file"
-    )
+    train = commands.add_parser("train", help="learn a vocabulary from a UTF-8 text file")
     train.add_argument("file", help="the training text")
-    train.add_argument(
-        "--vocab-size",
-        type=int,
-        required=True,
-        help="entries in the vocabulary, specials included",
-    )
-    train.add_argument(
-        "--special",
-        action="append",
-        default=[],
-        metavar="TOK",
-        help="a special token (repeat for several); the file is cut only at these",
-    )
-    train.add_argument(
-        "--workers",
-        type=positive_int,
-        default=None,
-        help="processes for pre-tokenizing (default: all cores)",
-    )
+    train.add_argument("--vocab-size", type=int, required=True,
+                       help="entries in the vocabulary, specials included")
+    train.add_argument("--special", action="append", default=[], metavar="TOK",
+                       help="a special token (repeat for several)")
+    train.add_argument("--workers", type=positive_int, default=None,
+                       help="processes for pre-tokenizing (default and most: all cores)")
     train.add_argument("--method", choices=METHODS, default="heap")
-    train.add_argument(
-        "--out", required=True, help="folder for vocab.json and merges.txt"
-    )
+    train.add_argument("--out", required=True, help="folder for vocab.json and merges.txt")
     train.add_argument("--quiet", action="store_true", help="no progress bars")
-
-    for name, what in [
-        ("encode", "text -> ids, one line of integers"),
-        ("decode", "ids -> text"),
-    ]:
+    for name, what in [("encode", "text -> ids, one line of integers"),
+                       ("decode", "ids -> text")]:
         sub = commands.add_parser(name, help=what)
-        sub.add_argument(
-            "--tokenizer", required=True, help="a folder written by `bpe train`"
-        )
+        sub.add_argument("--tokenizer", required=True, help="a folder written by bpe train")
         sub.add_argument("file", nargs="?", help="input file (default: standard input)")
     return parser.parse_args(argv)
 
 
-def read_input(file):
-    """The bytes of a file, or of standard input when file is None."""
-    if file is None:
-        return sys.stdin.buffer.read()
-    with open(file, "rb") as f:
-        return f.read()
+def check_out(out: str) -> None:
+    """Refuse an --out that cannot become a tokenizer folder, before any work is done."""
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"--out {out} exists and is not a folder")
+    existing = next(p for p in [path, *path.parents] if p.exists())
+    if not os.access(existing, os.W_OK):
+        raise PermissionError(f"--out {out}: cannot write in {existing}")
 
 
-def parse_ids(text):
-    r"""Whitespace-separated integers.
+def train(args) -> None:
+    check_out(args.out)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", OutOfPairs)
+        vocab, merges, report = train_file(args.file, args.vocab_size, args.special,
+                                           args.workers, args.method,
+                                           progress=not args.quiet)
+    Tokenizer(vocab, merges, args.special).save(args.out)
+    print(report)
+    print(f"wrote {args.out}")
+    if any(issubclass(w.category, OutOfPairs) for w in caught):
+        print(f"bpe train: note: the text ran out of pairs to merge after {len(merges):,} "
+              f"merges, so the vocabulary has {len(vocab):,} entries, not "
+              f"{args.vocab_size:,}", file=sys.stderr)
 
-    >>> parse_ids("1 2\n3")
-    [1, 2, 3]
-    """
-    ids = []
-    for n, word in enumerate(text.split()):
+
+def text_pieces(stream, where: str):
+    """The stream's text, piece by piece, decoded strictly; errors name the byte offset."""
+    decoder, offset = codecs.getincrementaldecoder("utf-8")(), 0
+    for block in iter(lambda: stream.read(READ), b""):
+        start = offset - len(decoder.getstate()[0])  # where the undecoded bytes begin
+        offset += len(block)
         try:
-            ids.append(int(word))
-        except ValueError:
-            raise ValueError(
-                f"item {n + 1} of the input is not a token id: {word!r}"
-            ) from None
-    return ids
+            yield decoder.decode(block)
+        except UnicodeDecodeError as e:
+            raise ValueError(f"{where}: not UTF-8 (byte {e.object[e.start]:#04x} at "
+                             f"offset {start + e.start})") from None
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{where}: not UTF-8 (the last character stops short at "
+                         f"offset {offset - len(e.object) + e.start})") from None
 
 
-def run(args):
+def parse_ids(pieces):
+    r"""Lists of whitespace-separated integers, from text that arrives in pieces.
+
+    >>> list(parse_ids(["1 2", "3\n4"]))
+    [[1], [23], [4]]
+    """
+    carry, n = "", 0
+    for piece in pieces:
+        words = (carry + piece).split()
+        carry = words.pop() if words and not piece[-1:].isspace() else ""
+        yield [token_id(word, n + k) for k, word in enumerate(words, start=1)]
+        n += len(words)
+    if carry:
+        yield [token_id(carry, n + 1)]
+
+
+def token_id(word: str, n: int) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise ValueError(f"item {n} of the input is not a token id: {word!r}") from None
+
+
+def encode(tokenizer, pieces, out) -> None:
+    """Write the ids of the text, space-separated on one line, as they are found."""
+    ids, separator = tokenizer.encode_iterable(pieces), ""
+    while chunk := list(islice(ids, 8192)):
+        out.write((separator + " ".join(map(str, chunk))).encode())
+        separator = " "
+    out.write(b"\n")
+
+
+def decode(tokenizer, pieces, out) -> None:
+    """Write the text of the ids as UTF-8, as it becomes complete."""
+    for text in decode_chunks(tokenizer, parse_ids(pieces)):
+        out.write(text.encode("utf-8"))
+
+
+def run(args) -> None:
     if args.command == "train":
-        vocab, merges, report = train_file(
-            args.file,
-            args.vocab_size,
-            args.special,
-            args.workers,
-            args.method,
-            progress=not args.quiet,
-        )
-        Tokenizer(vocab, merges, args.special).save(args.out)
-        print(report)
-        print(f"wrote {args.out}")
-        return
+        return train(args)
     tokenizer = Tokenizer.load(args.tokenizer)
-    data = read_input(args.file)
-    if args.command == "encode":
-        text = decode_utf8(data, args.file or "<stdin>", 0)
-        sys.stdout.write(" ".join(map(str, tokenizer.encode(text))) + "\n")
-    else:
-        ids = parse_ids(decode_utf8(data, args.file or "<stdin>", 0))
-        sys.stdout.write(tokenizer.decode(ids))
+    where = args.file or "<stdin>"
+    with open(args.file, "rb") if args.file else nullcontext(sys.stdin.buffer) as source:
+        work = encode if args.command == "encode" else decode
+        work(tokenizer, text_pieces(source, where), sys.stdout.buffer)
+        sys.stdout.buffer.flush()
 
 
-def main(argv=None):
+class Stop(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C: unwinds, so that nothing is left half done."""
+
+
+def stop(signum, frame):
+    raise Stop()
+
+
+def main(argv: list[str] | None = None) -> int:
     try:
         args = parse_args(sys.argv[1:] if argv is None else argv)
     except UsageError as error:
         print(f"bpe: error: {error}", file=sys.stderr)
         return 2
+    previous = signal.signal(signal.SIGTERM, stop)
     try:
         run(args)
+    except BrokenPipeError:  # the reader went away (bpe encode big.txt | head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except (ValueError, TypeError, OSError, KeyError) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error
         print(f"bpe {args.command}: error: {message}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         print(f"bpe {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return 143 if isinstance(interrupt, Stop) else 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     return 0
 
 

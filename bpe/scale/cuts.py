@@ -1,129 +1,153 @@
-"""Where a UTF-8 file may be cut without changing its pre-tokens; reading it in pieces.
+"""Where text may be cut without changing its pre-tokens, and reading a file in pieces.
 
-``parallel.py`` counts the pieces in worker processes; this module only decides
-where the pieces begin and end. A cut goes just before a special token: it is
-ASCII, which never occurs inside a UTF-8 character, and a boundary for the regex
-anyway. Where there is no special token to cut at (training without any, or one
-document longer than a block), a newline between two visible ASCII characters is
-used instead: the regex splits the same way on either side of it.
+``parallel.py`` counts a file's pieces in worker processes and ``stream.py``
+encodes a text that arrives in pieces; both cut only where this module allows,
+so their results never depend on where the cuts fall. The same rules serve
+bytes (files) and str (streams). Two kinds of cut are safe:
+
+* before a special token, unless another special token's occurrence covers that
+  place (with ``<|a|>`` and ``Q<|a|>``, not inside ``Q<|a|>``), and never after
+  the start of one that the text read so far leaves unfinished;
+* with GPT-2's pattern (``PAT``), between two ASCII characters the pattern never
+  joins: a visible one and a whitespace one after it, or two visible ones of
+  different kinds (letter, digit, other) unless the first is an apostrophe,
+  which may begin a contraction. ASCII is never part of a multi-byte character,
+  and PAT has no lookbehind, so each side splits as it would in the whole text.
+
+A file with no such place for a long stretch (one enormous word, say) is read on
+until one comes: memory grows with the longest stretch that cannot be cut.
 """
-
 from __future__ import annotations
 
+import functools
 import os
+import re
 
 from ..files import decode_utf8
+from ..pretokenize import PAT
 
 BLOCK = 1 << 20  # bytes a worker reads at a time
-# printable ASCII, never whitespace, never inside a UTF-8 character
-VISIBLE = range(0x21, 0x7F)
+_L, _D = "A-Za-z", "0-9"
+_O = "!-&(-/:-@\\[-`{-~"  # visible ASCII that is neither letter nor digit, apostrophe aside
+PAT_CUTS = (rf"(?<=[!-~])(?=[\t\n\x0b\x0c\r ])|(?<=[{_L}])(?=[{_D}'{_O}])"
+            rf"|(?<=[{_D}])(?=[{_L}'{_O}])|(?<=[{_O}])(?=[{_L}{_D}])")
 
 
-def safe_newline(data, i):
-    """Whether data[i] is a newline between two visible ASCII bytes (safe to cut)."""
-    return 0 < i < len(data) - 1 and data[i - 1] in VISIBLE and data[i + 1] in VISIBLE
+@functools.lru_cache(maxsize=8)
+def pattern_cuts(kind: type, pattern: str | None) -> re.Pattern | None:
+    """The places pattern never joins across, as a regex over str or bytes (or None)."""
+    if pattern != PAT:
+        return None
+    return re.compile(PAT_CUTS.encode() if kind is bytes else PAT_CUTS)
 
 
-def first_newline_cut(data, start):
-    """The offset just after the first safe newline at or after start, or -1."""
-    i = data.find(b"\n", start)
-    while i >= 0 and not safe_newline(data, i):
-        i = data.find(b"\n", i + 1)
-    return i + 1 if i >= 0 else -1
+def covered(text, i: int, specials) -> bool:
+    """Whether an occurrence of a special token starts before i and ends after it."""
+    for s in specials:
+        j = text.find(s, max(0, i - len(s) + 1), i + len(s) - 1)
+        while 0 <= j < i:
+            if j + len(s) > i:
+                return True
+            j = text.find(s, j + 1, i + len(s) - 1)
+    return False
 
 
-def last_newline_cut(data):
-    """The offset just after the last safe newline, or -1."""
-    i = data.rfind(b"\n")
-    while i >= 0 and not safe_newline(data, i):
-        i = data.rfind(b"\n", 0, i)
-    return i + 1 if i >= 0 else -1
+def open_end(text, specials) -> int:
+    """Where a special token may begin that the text after it has not finished yet."""
+    starts = [len(text) - k for s in specials for k in range(1, len(s))
+              if text.endswith(s[:k])]
+    return min(starts, default=len(text))
 
 
-def newline_allowed(specials):
-    """Newline cuts are a fallback, unsafe if a special token contains a newline."""
-    return not any(b"\n" in s for s in specials)
+def places(text, lo: int, hi: int, specials, pattern: str | None) -> list[int]:
+    """Where a cut might go in text[lo:hi], sorted, before checking the specials."""
+    found = set()
+    for s in specials:
+        j = text.find(s, lo, hi + len(s) - 1)
+        while j >= 0:
+            found.add(j)
+            j = text.find(s, j + 1, hi + len(s) - 1)
+    cuts = pattern_cuts(type(text), pattern)
+    if cuts is not None:
+        found.update(m.start() for m in cuts.finditer(text, lo, hi))
+    return sorted(found)
 
 
-def first_cut(data, specials, start=0):
-    """The first safe point at or after start, or None.
+def last_cut(text, specials, pattern: str | None) -> int | None:
+    r"""The last safe place after offset 0, or None; it looks at the end first.
 
-    >>> first_cut(b"ab<|e|>", [b"<|e|>"])
+    >>> last_cut(b"one two\r\nthree", [], PAT), last_cut("Q<|a|>b", ["<|a|>", "Q<|a|>"], None)
+    (7, None)
+    """
+    size, end = 256, open_end(text, specials)
+    while True:
+        lo = max(0, len(text) - size)
+        for i in reversed(places(text, lo, len(text), specials, pattern)):
+            if 0 < i <= end and not covered(text, i, specials):
+                return i
+        if lo == 0:
+            return None
+        size *= 16
+
+
+def first_cut(text, specials, pattern: str | None, start: int = 0) -> int | None:
+    """The first safe place at or after start, or None; it looks near start first.
+
+    >>> first_cut(b"ab<|e|>", [b"<|e|>"], None)
     2
-
-    With special tokens, only their starts count (a
-    document is never split); without any, a newline between visible ASCII characters
-    does.
     """
-    if specials:
-        found = [i for i in (data.find(s, start) for s in specials) if i >= 0]
-    else:
-        found = [i for i in [first_newline_cut(data, start)] if i >= 0]
-    return min(found) if found else None
+    lo, size, end = start, 256, open_end(text, specials)
+    while lo < len(text):
+        hi = min(len(text), lo + size)
+        for i in places(text, lo, hi, specials, pattern):
+            if i <= end and not covered(text, i, specials):
+                return i
+        lo, size = hi, size * 16
+    return None
 
 
-def last_cut(data, specials):
-    r"""The last safe point after offset 0, or None.
-
-    >>> last_cut(b"a\nb\nc", [])
-    4
-
-
-    Special tokens first; a block with none (one document longer than a block) falls
-    back to a
-    newline between visible ASCII characters.
-    """
-    found = [i for i in (data.rfind(s) for s in specials) if i > 0]
-    if not found and newline_allowed(specials):
-        found = [last_newline_cut(data)]
-    found = [i for i in found if i > 0]
-    return max(found) if found else None
-
-
-def next_cut(f, pos, end, specials):
-    """The first safe point at or after pos (at most end), reading forward in blocks."""
-    overlap = max((len(s) for s in specials), default=0) + 2
+def next_cut(f, pos: int, end: int, specials, pattern: str | None) -> int:
+    """The first safe place at or after pos (at most end), reading forward in blocks."""
+    margin = max(map(len, specials), default=0) + 1  # a special may start before pos
     while pos < end:
-        f.seek(pos)
-        data = f.read(min(BLOCK, end - pos))
-        cut = first_cut(data, specials)
+        start = max(0, pos - margin)
+        f.seek(start)
+        data = f.read(min(BLOCK, end - start))
+        cut = first_cut(data, specials, pattern, pos - start)
         if cut is not None:
-            return pos + cut
-        if pos + len(data) >= end:
+            return start + cut
+        if start + len(data) >= end:
             break
-        pos += max(1, len(data) - overlap)  # a special token may straddle two reads
+        pos = max(pos + 1, start + len(data) - margin)  # a special may straddle reads
     return end
 
 
-def boundaries(path, n: int, specials: tuple[str, ...] = ()) -> list[tuple[int, int]]:
-    """n byte ranges covering the file, each cut moved forward to a safe point."""
+def boundaries(path, n: int, specials: tuple[str, ...] = (), pattern: str | None = PAT
+               ) -> list[tuple[int, int]]:
+    """n byte ranges covering the file, each cut moved forward to a safe place."""
     specials = [s.encode("utf-8") for s in specials]
     size = os.path.getsize(path)
     with open(path, "rb") as f:
-        cuts = (
-            [0]
-            + [next_cut(f, size * i // n, size, specials) for i in range(1, n)]
-            + [size]
-        )
+        cuts = [0, *(next_cut(f, size * i // n, size, specials, pattern)
+                     for i in range(1, n)), size]
     cuts = sorted(set(cuts))
     return list(zip(cuts, cuts[1:]))
 
 
-def blocks(path, start, end, specials, block_size=BLOCK):
-    """(offset, length, text) pieces of a byte range, about block_size each."""
+def blocks(path, start: int, end: int, specials, pattern: str | None = PAT,
+           block_size: int = BLOCK):
+    """(offset, length, text) pieces of a byte range, about block_size each, cut safely."""
     encoded = [s.encode("utf-8") for s in specials]
     with open(path, "rb") as f:
         f.seek(start)
         pending, offset = b"", start
         while offset + len(pending) < end:
             # Top the buffer up to block_size; grow it only while it holds no safe cut.
-            want = (
-                block_size - len(pending) if len(pending) < block_size else block_size
-            )
+            want = block_size - len(pending) if len(pending) < block_size else block_size
             pending += f.read(min(want, end - offset - len(pending)))
-            cut = last_cut(pending, encoded)
+            cut = last_cut(pending, encoded, pattern)
             if cut is None:
-                continue  # no safe point yet: read on (only a huge unbroken run)
+                continue  # no safe place yet: read on
             yield offset, cut, decode_utf8(pending[:cut], path, offset)
             offset, pending = offset + cut, pending[cut:]
         if pending:

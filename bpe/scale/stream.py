@@ -9,30 +9,17 @@ half a character. (``batch.py`` spreads a list of texts over processes.)
 
 import codecs
 
-import regex
-
-from ..pretokenize import PAT
-
-SPACE = regex.compile(r"\s")  # the pattern's own idea of whitespace
+from .cuts import last_cut
 
 
-def safe_end(text, tokenizer):
+def safe_end(text: str, tokenizer) -> int:
     """The last index at which text may be cut without changing its encoding (or 0).
 
-    Before a special token is safe (unless one special contains another, when the
-    cut could fall inside the longer one). With GPT-2's pattern, so is just after a
-    newline with a non-space character on both sides: no pre-token spans it, and
-    the newline is a pre-token of its own either way.
+    The cut rules are ``cuts.py``'s: before a special token, or, with GPT-2's
+    pattern, between characters that pattern never joins. The text before the cut
+    is then encoded exactly as it would be as part of the whole.
     """
-    specials = tokenizer.specials
-    nested = any(a != b and a in b for a in specials for b in specials)
-    cut = -1 if nested else max((text.rfind(s) for s in specials), default=-1)
-    if tokenizer.pattern == PAT and not any("\n" in s for s in specials):
-        i = text.rfind("\n", 0, len(text) - 1)
-        while i > 0 and (SPACE.match(text, i - 1) or SPACE.match(text, i + 1)):
-            i = text.rfind("\n", 0, i)
-        cut = max(cut, i + 1 if i > 0 else -1)
-    return max(cut, 0)
+    return last_cut(text, tokenizer.specials, tokenizer.pattern) or 0
 
 
 def encode_iterable(tokenizer, pieces):
@@ -50,9 +37,14 @@ def encode_iterable(tokenizer, pieces):
 
 def decode_stream(tokenizer, ids):
     """Yield text for ids as it is complete; a character split across tokens waits."""
+    return decode_chunks(tokenizer, ([token_id] for token_id in ids))
+
+
+def decode_chunks(tokenizer, chunks):
+    """Yield text for lists of ids as it is complete: the bulk form of decode_stream."""
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    for token_id in ids:
-        text = decoder.decode(tokenizer.decode_single_token_bytes(token_id))
+    for chunk in chunks:
+        text = decoder.decode(tokenizer.decode_bytes(chunk))
         if text:
             yield text
     tail = decoder.decode(b"", final=True)

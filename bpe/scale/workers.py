@@ -7,9 +7,11 @@ each run home, says when it is done, and waits for the next batch. Unlike the
 pool in ``parallel.py``, it outlives a single call.
 """
 
+import ctypes
 import gc
 import multiprocessing
 import os
+import resource
 import signal
 
 PIPE_BYTES = 1 << 20  # room for a few runs, so neither side waits for the other to read
@@ -18,6 +20,44 @@ _inherited = (
     None  # the tokenizer the next forked worker serves (a global, not an argument,
 )
 # so that the Process objects kept here do not keep the tokenizer alive)
+
+
+def die_with_parent() -> None:
+    """In a worker: end on SIGTERM when the parent process dies, and leave Ctrl-C to it.
+
+    Linux's PR_SET_PDEATHSIG does the first; elsewhere the worker notices a closed
+    pipe instead. The parent handles Ctrl-C and stops its workers itself.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, if it set one
+    parent = os.getppid()
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+    except (AttributeError, OSError):
+        return
+    if os.getppid() != parent:  # the parent died before the call: too late to be told
+        os._exit(1)
+
+
+def reset_peak() -> None:
+    """Forget the peak memory a forked worker inherited (Linux: /proc/self/clear_refs)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def own_peak_bytes() -> int:
+    """This process's own peak resident memory (VmHWM, which exec and reset_peak renew)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def widen(pipe):
@@ -128,8 +168,7 @@ class Workers:
 
 def _serve(ends, task_end, result_end, others):
     """A worker's life: for each batch, encode runs from the back till the ends meet."""
-    # Ctrl-C is for the parent, which then ends us
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent()
     for (
         pipe
     ) in (

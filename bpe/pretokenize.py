@@ -95,7 +95,8 @@ def finder(pattern: str | None) -> Callable[[str], list[str]]:
     """
     if pattern is None:
         return whole
-    return ascii_first(pattern, tiktoken_view(regex.compile(pattern)))
+    slow = tiktoken_view(regex.compile(pattern))
+    return ascii_first(pattern, slow, by_lines=pattern == PAT)
 
 
 def whole(chunk: str) -> list[str]:

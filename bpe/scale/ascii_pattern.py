@@ -1,4 +1,4 @@
-"""A pre-tokenizer pattern for pure-ASCII text, run by Python's own ``re``: same pieces, faster.
+"""A pattern for pure-ASCII text, run by Python's own ``re``: the same pieces, faster.
 
 ``pretokenize.finder`` uses it for every pattern it can: most text is ASCII, and
 ``re`` runs such a pattern about twice as fast as ``regex`` runs the original.
@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import regex
 
-# \p{Name}, \P{Name}, \pL, \PL and the shorthand classes: everything that depends on Unicode
+# \p{Name}, \P{Name}, \pL, \PL and the shorthand classes: all that depends on Unicode
 CLASS = re.compile(r"\\[pP](?:\{[^}]*\}|\w)|\\[sSdDwW]")
 
 
@@ -31,7 +31,7 @@ def ascii_members(cls: str) -> str:
 
 @functools.lru_cache(maxsize=64)
 def ascii_pattern(pattern: str) -> re.Pattern | None:
-    """pattern with its Unicode classes spelled out for ASCII, for ``re``; None if impossible.
+    """pattern with its Unicode classes spelled out for ASCII, for ``re`` (or None).
 
     >>> fast = ascii_pattern(r" ?\\p{L}+| ?\\p{N}+|\\s+(?!\\S)|\\s+")
     >>> fast.pattern[:16], fast.findall("low 42  lower")
@@ -75,12 +75,34 @@ def ascii_pattern(pattern: str) -> re.Pattern | None:
         return None
 
 
-def ascii_first(pattern: str, slow: Callable[[str], list[str]]) -> Callable[[str], list[str]]:
-    """A findall for pattern: its ASCII version on ASCII chunks, slow on the others."""
+# Before a newline that follows a visible ASCII character, GPT-2's pattern splits the
+# same way whether or not the text is cut there (scale/cuts.py explains why).
+LINES = re.compile(r"(?<=[!-~])(?=\n)")
+
+
+def ascii_first(pattern: str, slow: Callable[[str], list[str]],
+                by_lines: bool = False) -> Callable[[str], list[str]]:
+    """A findall for pattern: its ASCII version on ASCII text, slow on the rest.
+
+    With ``by_lines`` (only for GPT-2's pattern), a chunk that is not all ASCII is
+    first cut into lines, so that one accented word does not slow down all of it.
+    """
     fast = ascii_pattern(pattern)
-    return slow if fast is None else functools.partial(either, fast.findall, slow)
+    if fast is None:
+        return slow
+    return functools.partial(by_line if by_lines else either, fast.findall, slow)
 
 
 def either(fast: Callable, slow: Callable, chunk: str) -> list[str]:
     """fast(chunk) when the chunk is pure ASCII, else slow(chunk)."""
     return fast(chunk) if chunk.isascii() else slow(chunk)
+
+
+def by_line(fast: Callable, slow: Callable, chunk: str) -> list[str]:
+    """either() on each line of the chunk, cut where the pattern never joins."""
+    if chunk.isascii():
+        return fast(chunk)
+    found = []
+    for line in LINES.split(chunk):
+        found += fast(line) if line.isascii() else slow(line)
+    return found

@@ -1,8 +1,9 @@
-"""make bench (training): naive, scan and heap against Hugging Face tokenizers, side by side.
+"""make bench (training): this package against rustbpe and Hugging Face tokenizers, side by side.
 
 Every run trains a 10,000-entry vocabulary with <|endoftext|> on the book's TinyStories
-training text (and on that text repeated 4x), each in a fresh process. Reported figures are
-medians; ratios compare medians measured in this same run. Results also go to
+training text (and on that text repeated 4x and 16x), each in a fresh process, with two
+workers or two threads each; then the scan and naive trainers on 1x. Reported figures are
+medians; ratios compare medians measured in this same run, interleaved. Results also go to
 _build/bench/train.json.
 """
 import json
@@ -27,8 +28,10 @@ REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
 
 
 def run(which, path, workers=2):
-    args = [sys.executable, str(HERE / "run_one.py"), which, str(path)] + ([] if which == "hf" else [str(workers)])
-    done = subprocess.run(args, capture_output=True, text=True, check=True)
+    args = [sys.executable, str(HERE / "run_one.py"), which, str(path)]
+    args += [] if which in ("hf", "rust") else [str(workers)]
+    env = {**os.environ, "RAYON_NUM_THREADS": "2"}  # rustbpe: two threads, as two workers
+    done = subprocess.run(args, capture_output=True, text=True, check=True, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -96,51 +99,66 @@ def pretokenize_throughput(path, repeats):
 
 def main():
     train, _ = tinystories_files()
-    x4 = repeated(train, 4)
-    print(f"machine: {os.cpu_count()} cores; Python {sys.version.split()[0]}; {REPEATS} repeats; medians\n")
+    sizes = {"1x": train, "4x": repeated(train, 4), "16x": repeated(train, 16)}
+    print(f"machine: {os.cpu_count()} cores; Python {sys.version.split()[0]}; {REPEATS} repeats; "
+          f"medians\n")
 
-    results = interleaved({"heap": ("heap", train), "hf": ("hf", train)}, REPEATS)
-    results.update({f"{k} x4": v for k, v in interleaved({"heap": ("heap", x4), "hf": ("hf", x4)}, max(3, REPEATS // 2)).items()})
-    results["scan"] = [run("scan", train) for _ in range(max(1, REPEATS // 2))]
+    results = {}
+    for size, path in sizes.items():
+        repeats = REPEATS if size == "1x" else max(3, REPEATS // 2)
+        configs = {f"heap {size}": ("heap", path), f"rustbpe {size}": ("rust", path),
+                   f"tokenizers {size}": ("hf", path)}
+        results.update(interleaved(configs, repeats))
+    results["scan 1x"] = [run("scan", train) for _ in range(max(1, REPEATS // 2))]
     if os.environ.get("BENCH_NAIVE", "1") == "1":
-        results["naive"] = [run("naive", train, workers=2)]  # minutes: one run
+        results["naive 1x"] = [run("naive", train, workers=2)]  # minutes: one run
 
-    digests = {r["digest"] for name, runs in results.items() if not name.startswith("hf") for r in runs}
-    heap, hf, heap4, hf4 = (median(results[k]) for k in ("heap", "hf", "heap x4", "hf x4"))
-    print(f"{'run':<28}{'median s':>10}{'pre-tok s':>11}{'pick s':>9}{'apply s':>9}{'main MiB':>10}{'worker MiB':>12}")
+    ours = [name for name in results if name.split()[0] in ("heap", "scan", "naive")]
+    digests = {r["digest"] for name in ours if name.endswith("1x") for r in results[name]}
+    print(f"{'run':<18}{'median s':>10}{'pre-tok s':>11}{'pick s':>9}{'apply s':>9}"
+          f"{'main MiB':>10}{'worker MiB':>12}")
     for name, runs in results.items():
-        row = f"{name:<28}{median(runs):>10.3f}"
-        if not name.startswith("hf"):
-            row += "".join(f"{median(runs, k):>{w}.3f}" for k, w in (("pretokenize", 11), ("pick", 9), ("apply", 9)))
-            row += f"{median(runs, 'parent_peak') / 2**20:>10.0f}{median(runs, 'worker_peak') / 2**20:>12.0f}"
+        row = f"{name:<18}{median(runs):>10.3f}"
+        if name in ours:
+            row += "".join(f"{median(runs, k):>{w}.3f}"
+                           for k, w in (("pretokenize", 11), ("pick", 9), ("apply", 9)))
+            row += (f"{median(runs, 'parent_peak') / 2**20:>10.0f}"
+                    f"{median(runs, 'worker_peak') / 2**20:>12.0f}")
         else:
             row += f"{'':>29}{median(runs, 'parent_peak') / 2**20:>10.0f}"
         print(row)
     print()
+    m = {name: median(runs) for name, runs in results.items()}
     ratios = {
-        "heap / tokenizers (1x text; target <= 0.9)": heap / hf,
-        "heap / tokenizers (4x text; target <= 0.6)": heap4 / hf4,
+        "heap / rustbpe (1x; target <= 1.5)": m["heap 1x"] / m["rustbpe 1x"],
+        "heap / rustbpe (4x; target <= 1.0)": m["heap 4x"] / m["rustbpe 4x"],
+        "heap / rustbpe (16x; target <= 1.0)": m["heap 16x"] / m["rustbpe 16x"],
+        "heap / tokenizers (1x; target <= 0.9)": m["heap 1x"] / m["tokenizers 1x"],
+        "heap / tokenizers (4x; target <= 0.6)": m["heap 4x"] / m["tokenizers 4x"],
+        "heap / tokenizers (16x)": m["heap 16x"] / m["tokenizers 16x"],
+        "scan / heap (1x)": m["scan 1x"] / m["heap 1x"],
     }
-    if "naive" in results:
-        ratios["naive / heap (target >= 150)"] = median(results["naive"]) / heap
-    ratios["scan / heap"] = median(results["scan"]) / heap
+    if "naive 1x" in m:
+        ratios["naive / heap (1x; target >= 150)"] = m["naive 1x"] / m["heap 1x"]
     for name, value in ratios.items():
         print(f"{name:<48}{value:8.2f}")
-    print(f"{'merge lists identical across all our runs':<48}{str(len(digests) == 1):>8}")
+    print(f"{'merge lists identical across our 1x runs':<48}{str(len(digests) == 1):>8}")
 
     throughput = pretokenize_throughput(train, REPEATS)
     print()
     for name, value in throughput.items():
         print(f"{name:<52}{value:8.2f} MB/s")
     one = throughput["bpe count_file, 1 worker"] / throughput["raw regex.findall, 1 process"]
-    two = throughput["bpe count_file, 2 workers, per worker"] / throughput["raw regex.findall, 2 processes at once, per process"]
+    two = (throughput["bpe count_file, 2 workers, per worker"]
+           / throughput["raw regex.findall, 2 processes at once, per process"])
     ratios["per-worker throughput / raw findall, 1 worker"] = one
     ratios["per-worker throughput / raw findall, 2 workers"] = two
     print(f"{'1 worker: ours / raw findall (target >= 0.75)':<52}{one:8.2f}")
     print(f"{'2 workers: ours per worker / raw (target >= 0.75)':<52}{two:8.2f}")
 
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "train.json").write_text(json.dumps({"runs": results, "ratios": ratios, "throughput": throughput}, indent=1))
+    (OUT / "train.json").write_text(json.dumps({"runs": results, "ratios": ratios,
+                                                "throughput": throughput}, indent=1))
 
 
 if __name__ == "__main__":

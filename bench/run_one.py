@@ -2,6 +2,7 @@
 
     python bench/run_one.py heap FILE WORKERS
     python bench/run_one.py hf FILE
+    python bench/run_one.py rust FILE
 
 Running each measurement in its own process keeps peak-memory readings per run. Peaks
 are each process's own VmHWM: unlike ru_maxrss, it does not carry over from the parent
@@ -48,7 +49,30 @@ def huggingface(path):
             "parent_peak": own_peak_bytes()}
 
 
+def rust(path):
+    """rustbpe (nanochat's trainer), given GPT-2's pattern and the file's documents.
+
+    rustbpe takes no special tokens, so the documents are the text between the
+    <|endoftext|> markers, as the other trainers see them; 9,999 entries make the same
+    9,743 merges. Threads: RAYON_NUM_THREADS (make bench sets 2).
+    """
+    import bpe
+    import rustbpe
+    from bpe.scale.workers import own_peak_bytes
+
+    t0 = time.perf_counter()
+    with open(path, encoding="utf-8") as f:
+        documents = f.read().split(EOT)
+    tokenizer = rustbpe.Tokenizer()
+    tokenizer.train_from_iterator(iter(documents), vocab_size=VOCAB - 1, pattern=bpe.PAT)
+    return {"seconds": time.perf_counter() - t0, "parent_peak": own_peak_bytes(),
+            "merges": len(tokenizer.get_mergeable_ranks()) - 256}
+
+
 if __name__ == "__main__":
     which, path = sys.argv[1], sys.argv[2]
-    result = huggingface(path) if which == "hf" else ours(which, path, int(sys.argv[3]))
+    if which in ("hf", "rust"):
+        result = huggingface(path) if which == "hf" else rust(path)
+    else:
+        result = ours(which, path, int(sys.argv[3]))
     print(json.dumps(result))

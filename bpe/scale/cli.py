@@ -1,6 +1,7 @@
 """The ``bpe`` command: train a tokenizer on a file, encode and decode with it.
 
     bpe train corpus.txt --vocab-size 10000 --special '<|endoftext|>' --out tok/
+    bpe train 'shards/*.parquet' --vocab-size 10000 --out tok/
     bpe encode --tokenizer tok/ story.txt > ids.txt
     bpe decode --tokenizer tok/ ids.txt
 
@@ -24,6 +25,7 @@ from pathlib import Path
 from ..tokenizer import Tokenizer
 from ..train import METHODS, OutOfPairs
 from .pipeline import train_file
+from .shards import train_files
 from .stream import decode_chunks
 
 READ = 1 << 16  # bytes read from the input at a time
@@ -49,7 +51,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = Parser(prog="bpe", description="Byte-level BPE: train, encode, decode.")
     commands = parser.add_subparsers(dest="command", required=True)
     train = commands.add_parser("train", help="learn a vocabulary from a UTF-8 text file")
-    train.add_argument("file", help="the training text")
+    train.add_argument("files", nargs="+", metavar="FILE",
+                       help="the training text: files, globs or fsspec URLs, text or Parquet")
     train.add_argument("--vocab-size", type=int, required=True,
                        help="entries in the vocabulary, specials included")
     train.add_argument("--special", action="append", default=[], metavar="TOK",
@@ -79,11 +82,13 @@ def check_out(out: str) -> None:
 
 def train(args) -> None:
     check_out(args.out)
+    one_file = len(args.files) == 1 and os.path.exists(args.files[0])
+    route = train_file if one_file else train_files  # a file, or shards (globs, URLs)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", OutOfPairs)
-        vocab, merges, report = train_file(args.file, args.vocab_size, args.special,
-                                           args.workers, args.method,
-                                           progress=not args.quiet)
+        vocab, merges, report = route(args.files[0] if one_file else args.files,
+                                      args.vocab_size, args.special, args.workers,
+                                      args.method, progress=not args.quiet)
     Tokenizer(vocab, merges, args.special).save(args.out)
     print(report)
     print(f"wrote {args.out}")

@@ -122,12 +122,15 @@ def next_cut(f, pos: int, end: int, specials, pattern: str | None) -> int:
     return end
 
 
-def boundaries(path, n: int, specials: tuple[str, ...] = (), pattern: str | None = PAT
-               ) -> list[tuple[int, int]]:
-    """n byte ranges covering the file, each cut moved forward to a safe place."""
+def boundaries(path, n: int, specials: tuple[str, ...] = (), pattern: str | None = PAT,
+               opener=open, size: int | None = None) -> list[tuple[int, int]]:
+    """n byte ranges covering the file, each cut moved forward to a safe place.
+
+    ``opener(path, "rb")`` opens it (``open``, or ``fsspec.open`` for a URL).
+    """
     specials = [s.encode("utf-8") for s in specials]
-    size = os.path.getsize(path)
-    with open(path, "rb") as f:
+    size = os.path.getsize(path) if size is None else size
+    with opener(path, "rb") as f:
         cuts = [0, *(next_cut(f, size * i // n, size, specials, pattern)
                      for i in range(1, n)), size]
     cuts = sorted(set(cuts))
@@ -135,10 +138,10 @@ def boundaries(path, n: int, specials: tuple[str, ...] = (), pattern: str | None
 
 
 def blocks(path, start: int, end: int, specials, pattern: str | None = PAT,
-           block_size: int = BLOCK):
+           block_size: int = BLOCK, opener=open):
     """(offset, length, text) pieces of a byte range, about block_size each, cut safely."""
     encoded = [s.encode("utf-8") for s in specials]
-    with open(path, "rb") as f:
+    with opener(path, "rb") as f:
         f.seek(start)
         pending, offset = b"", start
         while offset + len(pending) < end:

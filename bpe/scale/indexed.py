@@ -35,13 +35,9 @@ class IndexedTable:
     """
 
     def __init__(self, table: dict[tuple[bytes, ...], int]):
-        self.symbols = [
-            bytes([b]) for b in range(256)
-        ]  # symbol id -> bytes; ids 0..255 are the bytes
+        self.symbols = [bytes([b]) for b in range(256)]  # symbol id -> its bytes
         self.symbol_id = {tok: i for i, tok in enumerate(self.symbols)}
-        self.words = [
-            list(b"".join(tok)) for tok in table
-        ]  # the byte values are the symbol ids
+        self.words = [list(b"".join(tok)) for tok in table]  # bytes are symbol ids
         self.freqs = list(table.values())
         self.pairs = {}
         self.where = defaultdict(set)
@@ -66,9 +62,7 @@ class IndexedTable:
         for i in where.pop(pair):
             created = []
             word = merge_counting(words[i], a, b, new, freqs[i], delta, created)
-            if (
-                word is not None
-            ):  # None: a stale index entry, the row no longer holds the pair
+            if word is not None:  # None: a stale entry, the row lost the pair
                 words[i] = word
                 for p in created:
                     where[p].add(i)
@@ -159,12 +153,9 @@ class PairHeap:
                 heapq.heappush(self.heap, self.entry(pair, pairs[pair]))
 
 
-def indexed_merges(
-    table: dict[tuple[bytes, ...], int],
-    n_merges: int,
-    use_heap: bool = True,
-    progress: Callable | None = None,
-) -> tuple[list[tuple[bytes, bytes]], float, float]:
+def indexed_merges(table: dict[tuple[bytes, ...], int], n_merges: int,
+                   use_heap: bool = True, progress: Callable | None = None
+                   ) -> tuple[list[tuple[bytes, bytes]], float, float]:
     """Up to n_merges merges from a pre-token table: (merges, pick s, apply s)."""
     table = IndexedTable(table)
     heap = PairHeap(table) if use_heap else None

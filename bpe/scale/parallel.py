@@ -19,10 +19,10 @@ from .workers import die_with_parent, own_peak_bytes, reset_peak
 
 def count_range(path, start: int, end: int, specials: tuple[str, ...] = (),
                 pattern: str | None = PAT, block_size: int = BLOCK,
-                on_bytes=None) -> Counter:
+                on_bytes=None, opener=open) -> Counter:
     """Count the pre-token strings of one byte range; ``on_bytes(n)`` hears of each block."""
     counts = Counter()
-    for _, length, text in blocks(path, start, end, specials, pattern, block_size):
+    for _, length, text in blocks(path, start, end, specials, pattern, block_size, opener):
         counts.update(count_strings(text, specials, pattern))
         if on_bytes:
             on_bytes(length)

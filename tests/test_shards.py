@@ -147,3 +147,13 @@ def test_a_dask_worker_killed_mid_run_loses_nothing(tmp_path, dask_client, tinys
     os.kill(pid, signal.SIGKILL)
     run.join(timeout=120)
     assert result["merges"] == expected
+
+
+def test_reports_count_the_helpers_memory(tmp_path):
+    one, shards, _ = write_routes(tmp_path, ["low lower " * 200, "newest widest " * 200,
+                                             "low low " * 200], [EOT])
+    _, _, alone = train_files([shards], 300, [EOT], workers=1)
+    _, _, shared = train_files([shards], 300, [EOT], workers=2)
+    assert alone.worker_peak_bytes == 0  # nothing forked
+    if (os.cpu_count() or 1) >= 2:
+        assert shared.workers == 2 and shared.worker_peak_bytes > 0

@@ -24,7 +24,7 @@ from ..train import check_method, check_vocab_size
 from .cuts import boundaries
 from .parallel import count_range
 from .pipeline import TrainReport, check_workers, learn_from_table
-from .workers import die_with_parent, own_peak_bytes
+from .workers import die_with_parent, own_peak_bytes, reset_peak
 
 BATCH = 1 << 20  # characters of documents sent to a worker at once
 
@@ -107,10 +107,11 @@ def _start_worker(job):
     global _job
     _job = job
     die_with_parent()
+    reset_peak()  # from here on, the peak memory is the helper's own
 
 
-def _count_in_worker(part):
-    return _job(part)
+def _count_in_worker(part) -> tuple[Counter, int]:
+    return _job(part), own_peak_bytes()
 
 
 class Job:
@@ -132,18 +133,28 @@ def count_documents(texts: list[str], specials, pattern) -> Counter:
     return counts
 
 
-def count_locally(parts: Iterable, job: Job, workers: int, bar=None) -> Counter:
-    """Counts of parts, shared by this process and workers - 1 forked helpers.
+def count_locally(parts: Iterable, job: Job, workers: int, bar=None
+                  ) -> tuple[Counter, int]:
+    """(counts of parts, largest helper's peak memory), shared by this process and
+    workers - 1 forked helpers.
 
     At most 2 parts per helper are in flight, so a stream of parts is read only as
     fast as it is counted. This process counts every workers-th part itself.
     """
-    counts, parts = Counter(), iter(parts)
+    counts, parts, peak = Counter(), iter(parts), 0
     if workers == 1 or "fork" not in multiprocessing.get_all_start_methods():
         for part in parts:
             counts.update(job(part))
             bar and bar.update(1)
-        return counts
+        return counts, peak
+
+    def add(result):
+        nonlocal peak
+        helper_counts, helper_peak = result.get()
+        counts.update(helper_counts)
+        peak = max(peak, helper_peak)
+        bar and bar.update(1)
+
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(workers - 1, initializer=_start_worker, initargs=(job,)) as pool:
         pending = []
@@ -154,12 +165,10 @@ def count_locally(parts: Iterable, job: Job, workers: int, bar=None) -> Counter:
             else:
                 pending.append(pool.apply_async(_count_in_worker, (part,)))
             while pending and (pending[0].ready() or len(pending) > 2 * (workers - 1)):
-                counts.update(pending.pop(0).get())
-                bar and bar.update(1)
+                add(pending.pop(0))
         for result in pending:
-            counts.update(result.get())
-            bar and bar.update(1)
-    return counts
+            add(result)
+    return counts, peak
 
 
 def progress_bar(progress: bool, total: int | None, unit: str):
@@ -170,7 +179,7 @@ def progress_bar(progress: bool, total: int | None, unit: str):
 
 
 def finish(strings: Counter, started: float, vocab_size, specials, method, progress,
-           source, size, workers, asked):
+           source, size, workers, asked, worker_peak=0):
     """Learn the merges from the counts and write the report, as train_file does."""
     table = {to_bytes(s): n for s, n in strings.items()}
     counted = time.perf_counter() - started
@@ -182,7 +191,7 @@ def finish(strings: Counter, started: float, vocab_size, specials, method, progr
         apply_seconds=timings["apply"], distinct_pretokens=len(table),
         total_pretokens=sum(table.values()), merges=len(merges),
         merges_wanted=vocab_size - 256 - len(specials), vocab_size=len(vocab),
-        parent_peak_bytes=own_peak_bytes(), worker_peak_bytes=0)
+        parent_peak_bytes=own_peak_bytes(), worker_peak_bytes=worker_peak)
     return vocab, merges, report
 
 
@@ -205,18 +214,19 @@ def train_files(sources, vocab_size: int, specials=(), workers: int | None = Non
     if client is not None:  # several parts per Dask worker, so that none waits long
         workers = len(client.ncores())
         parts, size = plan(files, 4 * workers, specials, pattern)
-        strings = count_on_dask(client, parts, specials, pattern, column)
+        strings, peak = count_on_dask(client, parts, specials, pattern, column), 0
     else:
         parts, size = plan(files, workers, specials, pattern)
         bar = progress_bar(progress, len(parts), "part")
         try:
-            strings = count_locally(parts, Job(specials, pattern, column), workers, bar)
+            strings, peak = count_locally(parts, Job(specials, pattern, column), workers,
+                                          bar)
         finally:
             bar and bar.close()
         workers = min(workers, len(parts)) or 1
     source = files[0].rsplit("/", 1)[-1] if len(files) == 1 else f"{len(files)} files"
     return finish(strings, started, vocab_size, specials, method, progress, source,
-                  size, workers, asked)
+                  size, workers, asked, peak)
 
 
 def batches(texts: Iterable[str], size: int = BATCH):
@@ -254,8 +264,8 @@ def train_iterator(texts: Iterable[str], vocab_size: int, specials=(),
     bar = progress_bar(progress, None, "batch")
     try:
         job = Job(specials, pattern, "text")
-        strings = count_locally(map(measured, batches(texts)), job, workers, bar)
+        strings, peak = count_locally(map(measured, batches(texts)), job, workers, bar)
     finally:
         bar and bar.close()
     return finish(strings, started, vocab_size, specials, method, progress, "iterator",
-                  size[0], workers, asked)
+                  size[0], workers, asked, peak)

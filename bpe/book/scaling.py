@@ -1,0 +1,97 @@
+"""Training at growing sizes, for the "beyond one machine" section of chapter 08.
+
+``shard_links`` makes k shards of one text without copying it (symbolic links,
+so 64 times the stories cost no disk); ``train_fresh`` trains on them in a new
+Python process, so that its peak memory is the training's own and not the
+notebook's; ``map_reduce_figure`` draws where each step of ``train_files`` runs.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+MIB = 2**20
+
+_RUN = """
+import hashlib, json, sys, time
+from bpe.scale.shards import train_files
+sources, vocab_size, specials, workers = json.loads(sys.argv[1])
+t0 = time.perf_counter()
+_, merges, report = train_files(sources, vocab_size, specials, workers=workers)
+print(json.dumps({
+    "seconds": time.perf_counter() - t0, "bytes": report.bytes,
+    "pretokenize": report.pretokenize_seconds,
+    "merge phase": report.pick_seconds + report.apply_seconds,
+    "distinct": report.distinct_pretokens, "merges": len(merges),
+    "digest": hashlib.sha256(repr(merges).encode()).hexdigest()[:16],
+    "main peak": report.parent_peak_bytes, "helper peak": report.worker_peak_bytes}))
+"""
+
+
+def shard_links(path, times: int, folder) -> list[str]:
+    """times shards named shard-000.txt, ... in folder, each a link to path."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    shards = []
+    for k in range(times):
+        link = folder / f"shard-{k:03d}.txt"
+        if not link.is_symlink():
+            link.symlink_to(Path(path).resolve())
+        shards.append(str(link))
+    return shards
+
+
+def train_fresh(sources: list[str], vocab_size: int, specials=(), workers: int = 2
+                ) -> dict:
+    """train_files in a new process: its time, phases, merges' digest and peaks."""
+    args = json.dumps([sources, vocab_size, list(specials), workers])
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run([sys.executable, "-c", _RUN, args], capture_output=True,
+                          text=True, env=env)
+    if done.returncode:
+        raise RuntimeError(f"training failed:\n{done.stderr}")
+    return json.loads(done.stdout)
+
+
+def map_reduce_figure():
+    """A diagram of train_files on a cluster: shards, counting tasks, a tree, merges."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8.6, 3.6))
+    ax.set_xlim(0, 10)
+    ax.set_ylim(0, 5)
+    ax.axis("off")
+
+    def box(x, y, text, colour, width=1.5):
+        ax.text(x, y, text, ha="center", va="center", fontsize=8.5,
+                bbox=dict(boxstyle="round,pad=0.35", fc=colour, ec="#555555"))
+
+    def arrow(a, b):
+        ax.annotate("", xy=b, xytext=a,
+                    arrowprops=dict(arrowstyle="->", color="#555555", lw=1))
+
+    rows = [4.3, 3.2, 2.1, 1.0]
+    for k, y in enumerate(rows):
+        box(1.0, y, f"shard {k}\n(text or Parquet)", "#e8eef7")
+        box(3.4, y, f"task: count\npre-tokens of part {k}", "#dbe9d8")
+        arrow((1.75, y), (2.45, y))
+    box(5.7, 3.75, "add", "#f6e3cf")
+    box(5.7, 1.55, "add", "#f6e3cf")
+    box(7.0, 2.65, "add", "#f6e3cf")
+    for y, target in zip(rows, [3.75, 3.75, 1.55, 1.55]):
+        arrow((4.35, y), (5.4, target))
+    arrow((6.0, 3.75), (6.7, 2.8))
+    arrow((6.0, 1.55), (6.7, 2.5))
+    box(8.75, 2.65, "learn the merges\n(on the client:\ndistinct pre-tokens\nonly)",
+        "#eadcf0")
+    arrow((7.3, 2.65), (7.85, 2.65))
+    ax.text(3.4, 0.2, "on the cluster's workers: each reads its own part",
+            ha="center", fontsize=8, color="#444444")
+    ax.text(8.75, 0.2, "on one machine", ha="center", fontsize=8, color="#444444")
+    ax.set_title("train_files(..., client=client): counting is a map and a tree of "
+                 "sums; merging needs only the table")
+    fig.tight_layout()
+    return fig

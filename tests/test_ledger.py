@@ -1,6 +1,7 @@
 import pytest
 
 from bpe.book import ledger
+from bpe.book.article_figures import ARTICLE, SECTIONS
 
 
 @pytest.fixture()
@@ -18,12 +19,23 @@ def test_record_and_collect(results):
 def test_statuses(results):
     ledger.record("a", {"pairs.distinct": 14}, ledger.TOY)
     ledger.record("b", {"merge.eot_id": 265}, ledger.TOY)
-    ledger.record("c", {"fast.distinct": 7987}, "book data")
-    rows = {r["figure"]: r["status"] for r in ledger.rows()}
-    assert rows[ledger.ARTICLE["pairs.distinct"][0]] == "exact"
-    assert rows[ledger.ARTICLE["merge.eot_id"][0]] == "DIFFERS on the same data"
-    assert rows[ledger.ARTICLE["fast.distinct"][0]] == "different data: book data"
-    assert rows[ledger.ARTICLE["lang.gpt2"][0]] == "needs the article edition"
+    ledger.record("c", {"fast.distinct": 7987, "fast.heap": "0.1 / 0.3 / 0.9"}, "book data")
+    ledger.record("d", {"stories.markers": "6,035", "utf8.unicode_characters": "1"}, "book data")
+    status = {r["figure"]: r["status"] for r in ledger.rows()}
+    assert status[ARTICLE["pairs.distinct"].what] == "exact"
+    assert status[ARTICLE["merge.eot_id"].what] == "DIFFERS on the same data"
+    assert status[ARTICLE["fast.distinct"].what] == "different data"
+    assert status[ARTICLE["fast.heap"].what] == "timing, this machine"
+    assert status[ARTICLE["stories.markers"].what] == "article only (make article)"
+    assert status[ARTICLE["utf8.unicode_characters"].what] == "cited"
+    assert status[ARTICLE["lang.gpt2"].what] == "article only (make article)"  # not recorded
+    assert set(status.values()) <= set(ledger.STATUSES)
+
+
+def test_every_figure_has_a_section_and_a_known_kind():
+    for key, figure in ARTICLE.items():
+        assert key.split(".")[0] in SECTIONS, key
+        assert figure.kind in ("count", "timing", "cited"), key
 
 
 def test_only_article_figures_can_be_recorded(results):

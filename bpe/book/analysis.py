@@ -7,6 +7,8 @@ chapters report. They accept either this package's ``Tokenizer`` or a
 
 from collections import Counter
 
+from ..train import vocab_from_merges
+
 
 def encode_plain(encoder, text):
     """Ids for text, treating any special-token spelling as ordinary text for tiktoken encodings."""
@@ -79,6 +81,12 @@ def compare(merges_a, vocab_a, merges_b, vocab_b):
     }
 
 
+def compare_at(merges_a, merges_b, n, specials=()):
+    """compare() for the vocabularies of the first n merges of each list."""
+    a, b = merges_a[:n], merges_b[:n]
+    return compare(a, vocab_from_merges(a, specials), b, vocab_from_merges(b, specials))
+
+
 def text_stats(texts):
     """Characters, UTF-8 bytes and whitespace-separated words over texts."""
     return {
@@ -96,9 +104,9 @@ def language_costs(encoders, pairs):
         en, vi = compression(encoder, english), compression(encoder, vietnamese)
         rows[name] = {
             "English tokens": en["tokens"],
-            "English bytes/token": en["bytes per token"],
+            "English bytes per token": en["bytes per token"],
             "Vietnamese tokens": vi["tokens"],
-            "Vietnamese bytes/token": vi["bytes per token"],
+            "Vietnamese bytes per token": vi["bytes per token"],
             "Vietnamese / English": vi["tokens"] / en["tokens"],
         }
     return rows

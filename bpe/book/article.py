@@ -75,6 +75,8 @@ def language_figures(pairs, costs, stories_key="tinystories"):
             f"{row['English tokens']:,} {row['Vietnamese tokens']:,} "
             f"{row['Vietnamese / English']:.2f}x"
         )
+        figures[f"lang.{key}_bpt"] = (f"{row['English bytes per token']:.2f} / "
+                                      f"{row['Vietnamese bytes per token']:.2f}")
     return figures
 
 
@@ -86,6 +88,9 @@ def no_regex_figures(text, merges=20):
             1
         ]
         figures[key] = " ".join(show_token(a + b) for a, b in learned)
+        if pattern is None:
+            ending = sum((a + b).endswith(b" ") for a, b in learned[:10])
+            figures["pretok.no_regex_space"] = ending
     return figures
 
 
@@ -160,13 +165,9 @@ def main(argv=None):
     pairs = read_pairs(*args.pairs) if args.pairs else hub_pairs()
     figures = run(valid, train_path, pairs, args.vocab_size, workers=os.cpu_count())
     for key, value in figures.items():
-        what, article_value, article_data = ledger.ARTICLE[key]
-        status = ledger.status(
-            article_value, article_data, {"value": value, "data": article_data}
-        )
-        print(
-            f"{what}\n    article: {article_value}\n    this run: {value}   ({status})"
-        )
+        figure = ledger.ARTICLE[key]
+        status = ledger.status(figure, {"value": value, "data": figure.data})
+        print(f"{figure.what}\n    article: {figure.value}\n    this run: {value}   ({status})")
     return figures
 
 

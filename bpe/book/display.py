@@ -114,3 +114,28 @@ def trace_encode(word, tokenizer):
     ids = [tokenizer.token_id[t] for t in result]
     lines.append(f"  result: {show_tuple(result)}  ids {ids}")
     return "\n".join(lines)
+
+
+class Whole:
+    """A DataFrame shown with every cell in full: pandas cuts text at 50 characters.
+
+    >>> import pandas as pd
+    >>> "…" in repr(Whole(pd.DataFrame({"a": ["x" * 80]}))) or "..." in repr(Whole(
+    ...     pd.DataFrame({"a": ["x" * 80]})))
+    False
+    """
+
+    def __init__(self, frame):
+        self.frame = frame
+
+    def _repr_html_(self):
+        import pandas as pd
+
+        with pd.option_context("display.max_colwidth", None):
+            return self.frame._repr_html_()
+
+    def __repr__(self):
+        import pandas as pd
+
+        with pd.option_context("display.max_colwidth", None, "display.width", 88):
+            return repr(self.frame)

@@ -10,6 +10,7 @@
 
 const PAT = /'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\p{White_Space}\p{L}\p{N}]+|\p{White_Space}+(?!\P{White_Space})|\p{White_Space}+/gu;
 const MAX_CHARACTERS = 4000;
+const PAIRS_SHOWN = 12; // rows of the pair table
 
 function toByteString(text) {
   return Array.from(new TextEncoder().encode(text), (b) => String.fromCharCode(b)).join("");
@@ -106,6 +107,9 @@ function train(text, n) {
 
 // ---- showing it -------------------------------------------------------------
 
+// A token for the reader: a space as ␣, a newline as ⏎, bytes that are not whole
+// characters as <E1>, and a dotted circle before a combining mark that starts the
+// token, so that the mark has something to sit on instead of the box's border.
 function show(byteString) {
   const bytes = Uint8Array.from(byteString, (c) => c.charCodeAt(0));
   let text;
@@ -114,7 +118,14 @@ function show(byteString) {
   } catch (error) {
     text = Array.from(bytes, (b) => "<" + b.toString(16).toUpperCase().padStart(2, "0") + ">").join("");
   }
-  return text.replace(/ /g, "·").replace(/\n/g, "⏎");
+  return text.replace(/^\p{M}/u, "\u25CC$&").replace(/ /g, "␣").replace(/\n/g, "⏎");
+}
+
+// The pairs of the current table, best first (the order bestPair picks in), with
+// their counts, for the table of pair counts.
+function rankedPairs(rows) {
+  return [...countPairs(rows)].map(([key, count]) => ({ pair: key.split(SEP), count }))
+    .sort((a, b) => b.count - a.count || comparePairs(b.pair, a.pair));
 }
 
 function element(tag, attributes = {}, text = "") {
@@ -168,6 +179,9 @@ function mount(root) {
     const last = history[history.length - 1];
     slider.value = history.length;
     out("step").textContent = history.length + " merge" + (history.length === 1 ? "" : "s");
+    out("vocab").textContent = `vocabulary: ${256 + history.length} entries ` +
+      `(256 bytes + ${history.length} merge${history.length === 1 ? "" : "s"})`;
+    renderPairs();
     const header = element("tr");
     header.append(element("th", {}, "pre-token"), element("th", {}, "count"));
     const table = out("table");
@@ -192,6 +206,27 @@ function mount(root) {
       `${(nBytes / Math.max(pieces.length, 1)).toFixed(2)} bytes per token`;
   }
 
+  function renderPairs() { // the counts the next merge is chosen from
+    const ranked = rankedPairs(rows);
+    const table = out("pairs");
+    const header = element("tr");
+    header.append(element("th", {}, "pair"), element("th", {}, "count"), element("th", {}, ""));
+    table.replaceChildren(header);
+    ranked.slice(0, PAIRS_SHOWN).forEach((entry, i) => {
+      const tied = entry.count === ranked[0].count;
+      const mark = i === 0 ? "next merge" : tied ? "tied" : "";
+      const tr = element("tr", { className: i === 0 ? "bpe-winner" : tied ? "bpe-tie" : "" });
+      tr.append(element("td", {}, show(entry.pair[0]) + " " + show(entry.pair[1])),
+                element("td", {}, String(entry.count)), element("td", {}, mark));
+      table.append(tr);
+    });
+    const ties = ranked.filter((entry) => entry.count === (ranked[0] || {}).count).length;
+    out("ties").textContent = ranked.length
+      ? `${ranked.length} distinct pairs; ${ties} share the top count` +
+        (ties > 1 ? ": the greater pair wins the tie" : "")
+      : "no pairs left";
+  }
+
   root.querySelector(".bpe-next").addEventListener("click", mergeNext);
   root.querySelector(".bpe-reset").addEventListener("click", reset);
   slider.addEventListener("input", () => jumpTo(Number(slider.value)));
@@ -200,7 +235,8 @@ function mount(root) {
 }
 
 if (typeof module !== "undefined") {
-  module.exports = { PAT, pretokenize, train, step, show, firstCharacters, toByteString };
+  module.exports = { PAT, pretokenize, train, step, show, rankedPairs, firstCharacters,
+                     toByteString };
 }
 if (typeof document !== "undefined") {
   document.querySelectorAll(".bpe-explorer:not([data-mounted])").forEach((root) => {

@@ -24,8 +24,10 @@ _, merges, report = train_files(sources, vocab_size, specials, workers=workers)
 print(json.dumps({
     "seconds": time.perf_counter() - t0, "bytes": report.bytes,
     "pretokenize": report.pretokenize_seconds,
+    "pick": report.pick_seconds, "apply": report.apply_seconds,
     "merge phase": report.pick_seconds + report.apply_seconds,
-    "distinct": report.distinct_pretokens, "merges": len(merges),
+    "distinct": report.distinct_pretokens, "total": report.total_pretokens,
+    "merges": len(merges),
     "digest": hashlib.sha256(repr(merges).encode()).hexdigest()[:16],
     "main peak": report.parent_peak_bytes, "helper peak": report.worker_peak_bytes}))
 """

@@ -5,9 +5,22 @@ characters become those bytes and checks, over every code point, the property
 that makes cutting text at an ASCII marker safe.
 """
 
+import unicodedata
 from collections import Counter
 
 SURROGATES = range(0xD800, 0xE000)  # reserved for UTF-16; UTF-8 cannot encode them
+CODE_POINTS = range(0x110000)  # Unicode's whole range, 0 to 0x10FFFF
+NOT_CHARACTERS = {"Cc", "Cn", "Co", "Cs"}  # controls, unassigned, private use, surrogates
+
+
+def unicode_characters() -> tuple[str, int]:
+    """(the Unicode version Python knows, how many characters it defines).
+
+    Counted as the Unicode Standard counts its characters: graphic and format
+    characters, not controls, private-use or surrogate code points.
+    """
+    defined = sum(unicodedata.category(chr(cp)) not in NOT_CHARACTERS for cp in CODE_POINTS)
+    return unicodedata.unidata_version, defined
 
 
 def describe(ch):
@@ -29,7 +42,7 @@ def describe(ch):
 
 def encodable_code_points():
     """Every code point UTF-8 can encode: 0..0x10FFFF without the surrogates."""
-    return (cp for cp in range(0x110000) if cp not in SURROGATES)
+    return (cp for cp in CODE_POINTS if cp not in SURROGATES)
 
 
 def census():

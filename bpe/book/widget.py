@@ -18,6 +18,8 @@ STYLE = """
 .bpe-explorer table { border-collapse: collapse; font-family: monospace; }
 .bpe-explorer td, .bpe-explorer th { padding: 0 .6em; border-bottom: 1px solid #eee; text-align: left; }
 .bpe-explorer tr.bpe-changed { background: #fff3b0; }
+.bpe-explorer tr.bpe-winner { background: #c8e6c9; font-weight: bold; }
+.bpe-explorer tr.bpe-tie { background: #ffe0b2; }
 .bpe-explorer .bpe-merges { font-family: monospace; margin: 0; }
 .bpe-explorer .bpe-token { display: inline-block; font-family: monospace; border: 1px solid #9bb;
                            border-radius: 3px; margin: 1px; padding: 0 2px; background: #eef7f7; }
@@ -35,9 +37,11 @@ def explorer_html(corpus):
 <button type="button" class="bpe-reset">Reset</button>
 <label>jump to merge <input type="range" class="bpe-slider" min="0" max="0" value="0"></label>
 <span class="bpe-step"></span>
+<span class="bpe-vocab"></span>
 </div>
 <p class="bpe-last"></p>
 <div class="bpe-panes">
+<div><strong>Pair counts</strong> <span class="bpe-ties"></span><table class="bpe-pairs"></table></div>
 <table class="bpe-table"></table>
 <div><strong>Merges so far</strong><ol class="bpe-merges"></ol></div>
 </div>

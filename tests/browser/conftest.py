@@ -17,9 +17,12 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 def site_url():
     if not (SITE / "index.html").is_file():
         pytest.fail(f"no built site at {SITE}: run `make book` first")
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(SITE))
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):  # the tests report what matters; no request log
+            pass
+
+    handler = functools.partial(Quiet, directory=str(SITE))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    handler.log_message = lambda *args: None
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"

@@ -49,20 +49,20 @@ def test_page_has_no_errors(page, site_url, path):
 
 
 def test_math_renders_offline(page, site_url):
-    page.goto(f"{site_url}/notebooks/03_counting_and_merging.html", wait_until="load")
+    page.goto(f"{site_url}/notebooks/04_counting_and_merging.html", wait_until="load")
     page.wait_for_selector("mjx-container", timeout=15000)
     assert page.locator("mjx-container").count() > 0
 
 
 def show(token):
-    """A token as the explorer prints it: spaces as ·, newlines as ⏎."""
-    return token.decode("utf-8", errors="replace").replace(" ", "·").replace("\n", "⏎")
+    """A token as the explorer prints it: spaces as ␣, newlines as ⏎ (whole characters)."""
+    return token.decode("utf-8").replace(" ", "␣").replace("\n", "⏎")
 
 
 def test_merge_explorer_matches_bpe_train(page, site_url):
     corpus = "the cat sat on the mat; the cat ate the rat. Xin chào thế giới 🙃🙃"
     own = errors_from_own_code(page)
-    page.goto(f"{site_url}/notebooks/03_counting_and_merging.html", wait_until="load")
+    page.goto(f"{site_url}/notebooks/04_counting_and_merging.html", wait_until="load")
     explorer = page.locator(".bpe-explorer").first
     explorer.locator(".bpe-corpus").fill(corpus)
     for _ in range(3):
@@ -76,6 +76,19 @@ def test_merge_explorer_matches_bpe_train(page, site_url):
     ratio = explorer.locator(".bpe-ratio").inner_text()
     n_tokens = len(bpe.Tokenizer(*bpe.train(corpus, 256 + 3)).encode(corpus))
     assert re.match(rf"{n_tokens} tokens for {len(corpus.encode())} bytes", ratio)
+    assert "259 entries (256 bytes + 3 merges)" in explorer.locator(".bpe-vocab").inner_text()
+    steps = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        bpe.train(corpus, 256 + 4, on_merge=lambda pairs, best: steps.append((dict(pairs), best)))
+    pairs, best = steps[3]  # what the fourth merge is chosen from
+    top = max(pairs.values())
+    winner = explorer.locator(".bpe-pairs tr.bpe-winner").inner_text().split("\t")
+    assert winner[:2] == [f"{show(best[0])} {show(best[1])}", str(top)]
+    tied = sum(n == top for n in pairs.values())
+    assert explorer.locator(".bpe-pairs tr.bpe-tie").count() == min(tied, 12) - 1
+    assert f"{len(pairs)} distinct pairs; {tied} share the top count" in explorer.locator(
+        ".bpe-ties").inner_text()
     explorer.locator(".bpe-slider").fill("5")  # a range input: fill sets its value and fires "input"
     assert explorer.locator(".bpe-merges li").count() == 5
     explorer.locator(".bpe-reset").click()
@@ -85,9 +98,20 @@ def test_merge_explorer_matches_bpe_train(page, site_url):
     explorer.screenshot(path=str(SHOTS / "merge_explorer.png"))
 
 
+def test_explorer_draws_combining_marks_on_a_dotted_circle(page, site_url):
+    """A token that starts with a combining mark (decomposed Vietnamese) gets a base to sit on."""
+    page.goto(f"{site_url}/notebooks/04_counting_and_merging.html", wait_until="load")
+    explorer = page.locator(".bpe-explorer").first
+    explorer.locator(".bpe-corpus").fill("the\u0302\u0301 the\u0302\u0301 the\u0302\u0301")
+    explorer.locator(".bpe-reset").click()
+    explorer.locator(".bpe-next").click()  # the first merge joins U+0302's two bytes
+    tokens = explorer.locator(".bpe-token").all_inner_texts()
+    assert "\u25cc\u0302" in tokens, tokens
+
+
 def test_unicode_renders_with_real_fonts(page, site_url):
     """牛, 🙃 and Vietnamese letters must be drawn from a real font, not as the missing-glyph box."""
-    page.goto(f"{site_url}/notebooks/01_bytes.html", wait_until="load")
+    page.goto(f"{site_url}/notebooks/02_bytes.html", wait_until="load")
     drawn = page.evaluate("""(chars) => {
         const draw = (ch) => {
             const canvas = document.createElement("canvas");
@@ -113,3 +137,37 @@ def test_figures_fit_a_phone_screen(browser, site_url):
     page.screenshot(path=str(SHOTS / "phone__10_languages.png"), full_page=False)
     context.close()
     assert widths and all(300 <= w <= 390 for w in widths), widths
+
+
+CLIPPED = """() => {
+    const clipped = [];
+    const over = (el) => el.scrollWidth > el.clientWidth + 1;
+    for (const el of document.querySelectorAll(
+            "div.cell_input pre, div.cell_output pre, div.cell_output div.output")) {
+        if (el.getClientRects().length && over(el)) {
+            clipped.push(el.tagName + ": " + el.innerText.split("\\n")[0].slice(0, 60));
+        }
+    }
+    let room = null;  // does a line of 88 characters fit in a code cell?
+    const pre = document.querySelector("div.cell_input pre");
+    if (pre) {
+        const probe = document.createElement("span");
+        probe.textContent = "x".repeat(88);
+        pre.appendChild(probe);
+        room = probe.getBoundingClientRect().width <= pre.clientWidth;
+        probe.remove();
+    }
+    return {clipped, room};
+}"""
+
+
+@pytest.mark.parametrize("path", [p for p in book_pages() if p.startswith("notebooks/")])
+def test_no_line_is_clipped_at_laptop_width(browser, site_url, path):
+    """At 1280 px, 88 characters fit a code cell, and no code, output or table scrolls."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(f"{site_url}/{path}", wait_until="load")
+    found = page.evaluate(CLIPPED)
+    context.close()
+    assert found["clipped"] == [], found["clipped"]
+    assert found["room"] in (True, None)

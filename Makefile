@@ -9,7 +9,7 @@ export PYTHONHASHSEED := 0
 # workplace that is ../shared/data. Override on the command line or in the environment.
 export BPE_DATA_MIRROR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data),)
 
-.PHONY: install book test test-package test-notebooks test-browser browser-deps bench article clean
+.PHONY: install book lab lab-deps test test-package test-notebooks test-lab test-browser browser-deps bench article clean
 
 install: $(STAMP)
 
@@ -27,11 +27,29 @@ $(MATHJAX):
 
 book: $(STAMP) $(MATHJAX)
 	rm -rf _build/html
-	$(VENV)/bin/jupyter-book build . -W -n --keep-going
+	$(PYTHON) -m bpe.book.site _config.yml _build/site_config.yml
+	$(PYTHON) -m bpe.book.playground _build/generated
+	$(VENV)/bin/jupyter-book build . -W -n --keep-going --config _build/site_config.yml
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html"
 
+# JupyterLab (requirements-lab.txt), installed into .venv when missing, for running the cells.
+LAB_STAMP := $(VENV)/.lab-installed
+lab-deps: $(LAB_STAMP)
+$(LAB_STAMP): $(STAMP) requirements-lab.txt
+	$(PYTHON) -m pip install --quiet -r requirements-lab.txt
+	touch $@
+
+# Open the chapters in JupyterLab with the .venv kernel (BPE_DATA_MIRROR as above; without it the
+# data chapters download their pinned files from their origins).
+lab: $(LAB_STAMP)
+	cd notebooks && $(CURDIR)/$(VENV)/bin/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+# Start a Jupyter server from .venv, run one chapter through it, stop it.
+test-lab: $(LAB_STAMP)
+	$(PYTHON) -m pytest tests/lab -p no:cacheprovider
+
 test-package: $(STAMP)
-	$(PYTHON) -m pytest tests bpe --doctest-modules --ignore=tests/browser
+	$(PYTHON) -m pytest tests bpe --doctest-modules --ignore=tests/browser --ignore=tests/lab
 
 test-notebooks: $(STAMP)
 	$(PYTHON) -m pytest --nbval --nbval-current-env -p no:cacheprovider notebooks
@@ -44,7 +62,7 @@ browser-deps:
 test-browser: $(STAMP) browser-deps
 	$(PYTHON) -m pytest tests/browser -p no:cacheprovider
 
-test: test-package test-notebooks book test-browser
+test: test-package test-notebooks test-lab book test-browser
 
 bench: $(STAMP)
 	$(PYTHON) bench/bench_train.py

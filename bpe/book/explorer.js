@@ -1,20 +1,13 @@
 // The merge explorer: the book's BPE trainer, in the browser, one merge at a time.
 //
-// It follows the rules of bpe/pretokenize.py and bpe/train.py exactly: GPT-2's
-// pre-tokenizer (with \p{White_Space}, which is what Python's `regex` means by \s),
-// counts over the pre-token table, ties to the lexicographically greater pair of
-// byte strings, and left-to-right merging without overlap. A token is a "byte
-// string": a JS string whose characters are the byte values 0-255, so that `<`
-// compares tokens byte by byte, shorter prefix first, as Python compares bytes.
-// tests/test_explorer.py runs `train` under Node and checks it against bpe.train.
-
-const PAT = /'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\p{White_Space}\p{L}\p{N}]+|\p{White_Space}+(?!\P{White_Space})|\p{White_Space}+/gu;
+// The shared core (bpe.js: the pattern, byte strings, how a token is shown) comes
+// first in the page; this file adds training by the rules of bpe/train.py: counts
+// over the pre-token table, ties to the lexicographically greater pair of byte
+// strings, and left-to-right merging without overlap. tests/test_explorer.py runs
+// `train` under Node and checks it against bpe.train.
+const { pieces, show } = typeof module !== "undefined" ? require("./bpe.js") : BPE;
 const MAX_CHARACTERS = 4000;
 const PAIRS_SHOWN = 12; // rows of the pair table
-
-function toByteString(text) {
-  return Array.from(new TextEncoder().encode(text), (b) => String.fromCharCode(b)).join("");
-}
 
 function firstCharacters(text, n = MAX_CHARACTERS) {
   return Array.from(text).slice(0, n).join(""); // code points, not UTF-16 units
@@ -23,8 +16,7 @@ function firstCharacters(text, n = MAX_CHARACTERS) {
 // The pre-token table: [{token: [byte strings], count, first}], in order of first appearance.
 function pretokenize(text) {
   const rows = new Map();
-  for (const match of text.matchAll(PAT)) {
-    const key = toByteString(match[0]);
+  for (const key of pieces(text)) {
     if (!rows.has(key)) rows.set(key, { tokens: Array.from(key), count: 0, first: rows.size });
     rows.get(key).count += 1;
   }
@@ -107,20 +99,6 @@ function train(text, n) {
 
 // ---- showing it -------------------------------------------------------------
 
-// A token for the reader: a space as ␣, a newline as ⏎, bytes that are not whole
-// characters as <E1>, and a dotted circle before a combining mark that starts the
-// token, so that the mark has something to sit on instead of the box's border.
-function show(byteString) {
-  const bytes = Uint8Array.from(byteString, (c) => c.charCodeAt(0));
-  let text;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch (error) {
-    text = Array.from(bytes, (b) => "<" + b.toString(16).toUpperCase().padStart(2, "0") + ">").join("");
-  }
-  return text.replace(/^\p{M}/u, "\u25CC$&").replace(/ /g, "␣").replace(/\n/g, "⏎");
-}
-
 // The pairs of the current table, best first (the order bestPair picks in), with
 // their counts, for the table of pair counts.
 function rankedPairs(rows) {
@@ -144,7 +122,7 @@ function mount(root) {
   function restart() { // back to zero merges on the current text
     text = firstCharacters(input.value);
     rows = pretokenize(text);
-    occurrences = Array.from(text.matchAll(PAT), (m) => toByteString(m[0]));
+    occurrences = pieces(text);
     history = [];
   }
 
@@ -235,8 +213,7 @@ function mount(root) {
 }
 
 if (typeof module !== "undefined") {
-  module.exports = { PAT, pretokenize, train, step, show, rankedPairs, firstCharacters,
-                     toByteString };
+  module.exports = { pretokenize, train, step, rankedPairs, firstCharacters };
 }
 if (typeof document !== "undefined") {
   document.querySelectorAll(".bpe-explorer:not([data-mounted])").forEach((root) => {

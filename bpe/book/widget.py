@@ -1,27 +1,28 @@
 """The merge explorer as a notebook output: HTML, a little CSS, and explorer.js inlined.
 
 The page works offline, in Jupyter and on the static site alike: nothing is loaded
-from anywhere. ``explorer.js`` holds the algorithm and the page logic; this module
-only wraps it. The tests run the script's ``train`` under Node against ``bpe.train``.
+from anywhere. ``bpe.js`` (shared with the token playground) and ``explorer.js``
+hold the algorithm and the page logic; this module only wraps them. The tests run the script's ``train`` under Node against ``bpe.train``.
 """
 
 import html
 from pathlib import Path
 
+CORE = Path(__file__).with_name("bpe.js")  # shared with the token playground
 SCRIPT = Path(__file__).with_name("explorer.js")
 
 STYLE = """
 .bpe-explorer { font-family: system-ui, sans-serif; border: 1px solid #ccc; border-radius: 6px; padding: .8em; }
-.bpe-explorer textarea { width: 100%; box-sizing: border-box; font-family: monospace; }
+.bpe-explorer textarea { width: 100%; box-sizing: border-box; font-family: var(--bpe-monospace, monospace); }
 .bpe-explorer .bpe-controls { display: flex; flex-wrap: wrap; gap: .5em; align-items: center; margin: .5em 0; }
 .bpe-explorer .bpe-panes { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
-.bpe-explorer table { border-collapse: collapse; font-family: monospace; }
+.bpe-explorer table { border-collapse: collapse; font-family: var(--bpe-monospace, monospace); }
 .bpe-explorer td, .bpe-explorer th { padding: 0 .6em; border-bottom: 1px solid #eee; text-align: left; }
 .bpe-explorer tr.bpe-changed { background: #fff3b0; }
 .bpe-explorer tr.bpe-winner { background: #c8e6c9; font-weight: bold; }
 .bpe-explorer tr.bpe-tie { background: #ffe0b2; }
-.bpe-explorer .bpe-merges { font-family: monospace; margin: 0; }
-.bpe-explorer .bpe-token { display: inline-block; font-family: monospace; border: 1px solid #9bb;
+.bpe-explorer .bpe-merges { font-family: var(--bpe-monospace, monospace); margin: 0; }
+.bpe-explorer .bpe-token { display: inline-block; font-family: var(--bpe-monospace, monospace); border: 1px solid #9bb;
                            border-radius: 3px; margin: 1px; padding: 0 2px; background: #eef7f7; }
 """
 
@@ -47,6 +48,7 @@ def explorer_html(corpus):
 </div>
 <p class="bpe-ratio"></p>
 <div class="bpe-tokens"></div>
+<script>{CORE.read_text(encoding="utf-8")}</script>
 <script>{SCRIPT.read_text(encoding="utf-8")}</script>
 </div>"""
 

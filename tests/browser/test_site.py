@@ -171,3 +171,49 @@ def test_no_line_is_clipped_at_laptop_width(browser, site_url, path):
     context.close()
     assert found["clipped"] == [], found["clipped"]
     assert found["room"] in (True, None)
+
+
+def test_launch_buttons_use_the_configured_repository_or_are_absent():
+    """The header's launch and repository links point at repository.url, and only there."""
+    from bs4 import BeautifulSoup
+
+    from bpe.book import site
+
+    url = site.repository_url(site.load_config(SITE.parents[1] / "_config.yml"))
+    links = []
+    for path in book_pages():
+        soup = BeautifulSoup((SITE / path).read_text(encoding="utf-8"), "html.parser")
+        for header in soup.select(".article-header-buttons"):
+            links += [a.get("href", "") for a in header.select("a")]
+    assert links, "no header buttons found: has the theme changed?"
+    outside = [h for h in links if h.startswith("http")]
+    launch = [h for h in outside if "mybinder.org" in h or "colab.research.google.com" in h]
+    if not url:
+        assert outside == [], outside
+    else:
+        repo = url.rstrip("/").split("github.com/")[-1]
+        assert launch and all(repo in h for h in launch), launch
+
+
+def test_playground_counts_what_the_package_counts(page, site_url):
+    """Typing into the playground shows the package's token count and first token, for both."""
+    from bpe.book.playground import stories_tokenizer
+    from bpe.interop.openai import get_encoding
+
+    own = errors_from_own_code(page)
+    page.goto(f"{site_url}/book/playground.html", wait_until="load")
+    text = "Xin chào thế giới! Once upon a time, 12345 boats."
+    page.locator(".bpe-playground-text").fill(text)
+    encoders = {"tinystories": stories_tokenizer(), "gpt2": get_encoding("gpt2")}
+    for name, encoder in encoders.items():
+        ids = encoder.encode_ordinary(text)
+        column = page.locator(f'.bpe-playground-column[data-vocabulary="{name}"]')
+        counts = column.locator(".bpe-playground-counts").inner_text()
+        assert counts.startswith(f"{len(ids)} tokens · {len(text.encode())} bytes · "
+                                 f"{len(text)} characters"), counts
+        first = column.locator(".bpe-playground-token").first
+        assert first.get_attribute("data-id") == str(ids[0])
+        assert first.inner_text() == show(encoder.decode_single_token_bytes(ids[0]))
+    assert not own, own
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator(".bpe-playground").screenshot(path=str(SHOTS / "token_playground.png"))

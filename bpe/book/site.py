@@ -1,0 +1,113 @@
+"""Where the book lives: one setting, ``repository.url`` in ``_config.yml``.
+
+The site's launch buttons (Binder, Colab) and repository button, and the bootstrap
+cell that opens every chapter, are all built from that URL. While it is empty there
+is no repository to point at, so the site shows none of those buttons, and the
+bootstrap cell explains how to install the package instead of fetching it.
+
+    python -m bpe.book.site _config.yml _build/site_config.yml   # the config to build with
+    python -m bpe.book.site --sync-notebooks                       # rewrite bootstrap cells
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BOOTSTRAP_TAG = "remove-cell"  # run in Jupyter and Colab, never shown on the site
+
+BOOTSTRAP = '''\
+# Colab, Binder or any machine without the bpe package: fetch the book and install it.
+# Where bpe is installed (make book, make lab), this cell does nothing.
+import importlib.util
+
+if importlib.util.find_spec("bpe") is None:
+    import os, subprocess, sys
+
+    REPOSITORY = {url!r}
+    if not REPOSITORY:
+        raise ModuleNotFoundError(
+            "the bpe package is not installed: in a clone of the book, run `make lab`, "
+            "or `pip install -e .` and open this notebook from its notebooks/ folder")
+    subprocess.run(["git", "clone", "--depth=1", REPOSITORY, "bpe-book"], check=True)
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "./bpe-book[book]"],
+                   check=True)
+    os.chdir("bpe-book/notebooks")  # the chapters read ../data
+    importlib.invalidate_caches()'''
+
+
+def repository_url(config: dict) -> str:
+    """The one setting: the book's repository URL, or "" when it has none."""
+    return ((config.get("repository") or {}).get("url") or "").strip()
+
+
+def site_config(config: dict) -> dict:
+    """config with the launch and repository buttons only if there is a repository."""
+    config = json.loads(json.dumps(config))  # a deep copy
+    if not repository_url(config):
+        config.pop("repository", None)
+        config.pop("launch_buttons", None)
+        html = config.setdefault("html", {})
+        for button in ("use_repository_button", "use_issues_button", "use_edit_page_button"):
+            html[button] = False
+    return config
+
+
+def bootstrap_source(url: str) -> str:
+    """The first cell of every chapter, for the repository at url ("" for none).
+
+    >>> "REPOSITORY = ''" in bootstrap_source("")
+    True
+    """
+    return BOOTSTRAP.format(url=url)
+
+
+def load_config(path) -> dict:
+    import yaml
+
+    return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+
+
+def sync_notebooks(url: str, folder=ROOT / "notebooks") -> list[str]:
+    """Make each chapter's first cell the bootstrap cell for url; the files it changed."""
+    changed = []
+    for path in sorted(Path(folder).glob("*.ipynb")):
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        cells = notebook["cells"]
+        cell = {"cell_type": "code", "execution_count": None, "id": "bootstrap",
+                "metadata": {"tags": [BOOTSTRAP_TAG]}, "outputs": [],
+                "source": bootstrap_source(url).splitlines(keepends=True)}
+        if cells and cells[0].get("id") == "bootstrap":
+            if cells[0] == cell:
+                continue
+            cells[0] = cell
+        else:
+            cells.insert(0, cell)
+        path.write_text(json.dumps(notebook, ensure_ascii=False, indent=1) + "\n",
+                        encoding="utf-8")
+        changed.append(path.name)
+    return changed
+
+
+def main(argv=None) -> None:
+    import yaml
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("config", nargs="?", default=str(ROOT / "_config.yml"))
+    parser.add_argument("out", nargs="?", help="where to write the config to build with")
+    parser.add_argument("--sync-notebooks", action="store_true",
+                        help="rewrite every chapter's bootstrap cell for the URL")
+    args = parser.parse_args(argv)
+    config = load_config(args.config)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(yaml.safe_dump(site_config(config), sort_keys=False,
+                                                 allow_unicode=True), encoding="utf-8")
+    if args.sync_notebooks:
+        for name in sync_notebooks(repository_url(config)):
+            print("updated", name)
+
+
+if __name__ == "__main__":
+    main()

@@ -125,7 +125,8 @@ def rows():
     for key, figure in ARTICLE.items():
         book = found.get(key)
         table.append({
-            "section": SECTIONS[key.split(".")[0]], "figure": figure.what,
+            "section": SECTIONS[key.split(".")[0]], "kind": figure.kind,
+            "figure": figure.what,
             "article": figure.value, "article's data": figure.data,
             "book": None if book is None else book["value"],
             "book's data": None if book is None else book["data"],

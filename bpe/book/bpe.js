@@ -69,7 +69,15 @@ var BPE = (typeof BPE !== "undefined" && BPE) || (() => {
     return out;
   }
 
-  return { PAT, toByteString, pieces, show, encodePiece, loadVocabulary, encode };
+  // A DOM element with attributes and text, for the pages that show all this.
+  function element(tag, attributes = {}, text = "") {
+    const node = document.createElement(tag);
+    Object.assign(node, attributes);
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  return { PAT, toByteString, pieces, show, encodePiece, loadVocabulary, encode, element };
 })();
 
 if (typeof module !== "undefined") module.exports = BPE;

@@ -5,7 +5,7 @@
 // over the pre-token table, ties to the lexicographically greater pair of byte
 // strings, and left-to-right merging without overlap. tests/test_explorer.py runs
 // `train` under Node and checks it against bpe.train.
-const { pieces, show } = typeof module !== "undefined" ? require("./bpe.js") : BPE;
+const { pieces, show, element } = typeof module !== "undefined" ? require("./bpe.js") : BPE;
 const MAX_CHARACTERS = 4000;
 const PAIRS_SHOWN = 12; // rows of the pair table
 
@@ -104,13 +104,6 @@ function train(text, n) {
 function rankedPairs(rows) {
   return [...countPairs(rows)].map(([key, count]) => ({ pair: key.split(SEP), count }))
     .sort((a, b) => b.count - a.count || comparePairs(b.pair, a.pair));
-}
-
-function element(tag, attributes = {}, text = "") {
-  const node = document.createElement(tag);
-  Object.assign(node, attributes);
-  if (text) node.textContent = text;
-  return node;
 }
 
 function mount(root) {

@@ -13,12 +13,7 @@
     "digits and code": "12345678 + 1000000 = 13345678\n    if x == 42:\n        print(x)",
   };
 
-  function element(tag, attributes = {}, text = "") {
-    const node = document.createElement(tag);
-    Object.assign(node, attributes);
-    if (text) node.textContent = text;
-    return node;
-  }
+  const { element } = BPE;
 
   function mount(root) {
     const vocabularies = (window.BPE_VOCABULARIES || []).map(BPE.loadVocabulary);

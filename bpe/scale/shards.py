@@ -19,11 +19,12 @@ from collections.abc import Iterable
 
 import fsspec
 
-from ..pretokenize import PAT, check_specials, check_text, count_strings, to_bytes
+from ..pretokenize import PAT, check_specials, check_text, to_bytes
 from ..train import check_method, check_vocab_size
 from .cuts import boundaries
 from .parallel import count_range
 from .pipeline import TrainReport, check_workers, learn_from_table
+from .word_counts import count_by_words
 from .workers import die_with_parent, own_peak_bytes, reset_peak
 
 BATCH = 1 << 20  # characters of documents sent to a worker at once
@@ -74,11 +75,7 @@ def count_part(part: tuple, specials: tuple[str, ...], pattern: str | None,
     _, url, group = part
     with fsspec.open(url, "rb") as f:
         texts = pq.ParquetFile(f).read_row_group(group, columns=[column]).column(0)
-    counts = Counter()
-    for text in texts.to_pylist():
-        if text is not None:
-            counts.update(count_strings(text, specials, pattern))
-    return counts
+    return count_by_words(filter(None, texts.to_pylist()), specials, pattern)
 
 
 def added(a: Counter, b: Counter) -> Counter:
@@ -122,15 +119,8 @@ class Job:
 
     def __call__(self, part):
         if isinstance(part, list):  # a batch of documents (train_iterator)
-            return count_documents(part, self.specials, self.pattern)
+            return count_by_words(part, self.specials, self.pattern)
         return count_part(part, self.specials, self.pattern, self.column)
-
-
-def count_documents(texts: list[str], specials, pattern) -> Counter:
-    counts = Counter()
-    for text in texts:
-        counts.update(count_strings(text, specials, pattern))
-    return counts
 
 
 def count_locally(parts: Iterable, job: Job, workers: int, bar=None

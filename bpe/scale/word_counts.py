@@ -5,7 +5,7 @@ mostly the same few thousand words again and again, and GPT-2's pattern never le
 a piece run across a single space that has a visible character on one side: the
 space starts the next piece (" ?\\p{L}+" and its neighbours) and no piece before it
 reaches past it. So the text can be cut at every space by ``str.split`` (C code),
-the pieces counted with ``Counter`` (C code), and each distinct word pre-tokenized
+the words counted with ``Counter`` (C code), and each distinct word pre-tokenized
 once, with its space put back. Where a space has whitespace on both sides
 ("\\n \\n", three spaces, a space before the end), ``\\s+(?!\\S)`` may take it into
 the run before it, so such a chunk is counted the plain way. The counts are the same as

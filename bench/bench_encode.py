@@ -11,6 +11,7 @@
    across calls and for a fresh one per call, and the most two processes can gain here.
 Results also go to _build/bench/encode.json.
 """
+
 import gc
 import json
 import os
@@ -20,11 +21,11 @@ from pathlib import Path
 import tiktoken
 
 import bpe
-from bpe.scale.batch import slices
 from bpe.book.corpora import tinystories_files
-from bpe.interop.openai import get_encoding
-from bpe.scale.pipeline import train_file
 from bpe.book.timing import median_seconds, paired_ratio, seconds
+from bpe.interop.openai import get_encoding
+from bpe.scale.batch import slices
+from bpe.scale.pipeline import train_file
 
 OUT = Path(__file__).resolve().parent.parent / "_build" / "bench"
 EOT = "<|endoftext|>"
@@ -42,21 +43,31 @@ def batch_speedups(vocab, merges, stories):
     kept = bpe.Tokenizer(vocab, merges, [EOT])
     kept.encode_batch(stories, workers=2)  # fork the worker and fill both caches
 
-    unused = [bpe.Tokenizer(vocab, merges, [EOT]) for _ in range(2 * PAIRS)]  # built untimed
+    unused = [
+        bpe.Tokenizer(vocab, merges, [EOT]) for _ in range(2 * PAIRS)
+    ]  # built untimed
     used = []
 
     def fresh(workers):
         used.append(unused.pop())
-        used[-1].encode_batch(stories, workers=workers)  # its worker is stopped after timing
+        used[-1].encode_batch(
+            stories, workers=workers
+        )  # its worker is stopped after timing
 
     speedups = {}
     for name, one, two in [
-        ("kept", lambda: kept.encode_batch(stories, workers=1), lambda: kept.encode_batch(stories, workers=2)),
+        (
+            "kept",
+            lambda: kept.encode_batch(stories, workers=1),
+            lambda: kept.encode_batch(stories, workers=2),
+        ),
         ("fresh", lambda: fresh(1), lambda: fresh(2)),
     ]:
         speedups[name], t1, t2 = paired_ratio(one, two, PAIRS)
-        print(f"{name + ' tokenizer:':<18}1 worker {t1:.3f} s, 2 workers {t2:.3f} s, "
-              f"speed-up {speedups[name]:.2f}x (target >= 1.6)")
+        print(
+            f"{name + ' tokenizer:':<18}1 worker {t1:.3f} s, 2 workers {t2:.3f} s, "
+            f"speed-up {speedups[name]:.2f}x (target >= 1.6)"
+        )
     for tok in used + [kept]:
         tok.close()
     return speedups
@@ -86,7 +97,9 @@ def parallel_ceiling(tok, stories):
         [tok.encode(s) for s in halves[0]]
         os.read(done[0], 1)
 
-    ratio, _, _ = paired_ratio(lambda: [tok.encode(s) for s in stories], together, PAIRS)
+    ratio, _, _ = paired_ratio(
+        lambda: [tok.encode(s) for s in stories], together, PAIRS
+    )
     os.write(go[1], b"q")
     os.waitpid(pid, 0)
     gc.enable()
@@ -100,23 +113,42 @@ def cold_start(name, tok, encoding, text):
     comparison is the first encode: for this package, an empty cache.
     """
     args = (tok.vocab, tok.merges, tok.specials, tok.pattern)
-    spec = dict(name="fresh", pat_str=encoding._pat_str, mergeable_ranks=encoding._mergeable_ranks,
-                special_tokens=encoding._special_tokens)
+    spec = dict(
+        name="fresh",
+        pat_str=encoding._pat_str,
+        mergeable_ranks=encoding._mergeable_ranks,
+        special_tokens=encoding._special_tokens,
+    )
     ours = [bpe.Tokenizer(*args) for _ in range(PAIRS)]
     theirs = [tiktoken.Encoding(**spec) for _ in range(PAIRS)]
-    cold, t_ours, t_theirs = paired_ratio(lambda: ours.pop().encode(text),
-                                          lambda: theirs.pop().encode(text, allowed_special="all"),
-                                          PAIRS)
-    build, b_ours, b_theirs = paired_ratio(lambda: bpe.Tokenizer(*args),
-                                           lambda: tiktoken.Encoding(**spec), 5)
-    print(f"{name:<12}first encode: bpe {t_ours * 1000:6.1f} ms, tiktoken {t_theirs * 1000:6.1f} ms, "
-          f"ratio {cold:.2f} (target <= 2); build: bpe {b_ours * 1000:5.0f} ms, "
-          f"tiktoken {b_theirs * 1000:5.0f} ms, ratio {build:.2f}")
-    return {"first_encode_ratio": cold, "first_encode_ms": [t_ours * 1000, t_theirs * 1000],
-            "build_ratio": build, "build_ms": [b_ours * 1000, b_theirs * 1000]}
+    cold, t_ours, t_theirs = paired_ratio(
+        lambda: ours.pop().encode(text),
+        lambda: theirs.pop().encode(text, allowed_special="all"),
+        PAIRS,
+    )
+    build, b_ours, b_theirs = paired_ratio(
+        lambda: bpe.Tokenizer(*args), lambda: tiktoken.Encoding(**spec), 5
+    )
+    print(
+        f"{name:<12}first encode: bpe {t_ours * 1000:6.1f} ms, tiktoken {t_theirs * 1000:6.1f} ms, "
+        f"ratio {cold:.2f} (target <= 2); build: bpe {b_ours * 1000:5.0f} ms, "
+        f"tiktoken {b_theirs * 1000:5.0f} ms, ratio {build:.2f}"
+    )
+    return {
+        "first_encode_ratio": cold,
+        "first_encode_ms": [t_ours * 1000, t_theirs * 1000],
+        "build_ratio": build,
+        "build_ms": [b_ours * 1000, b_theirs * 1000],
+    }
 
 
-LONG = [("gpt2", "a"), ("gpt2", "^"), ("gpt2", "\n"), ("cl100k_base", " "), ("o200k_base", "x")]
+LONG = [
+    ("gpt2", "a"),
+    ("gpt2", "^"),
+    ("gpt2", "\n"),
+    ("cl100k_base", " "),
+    ("o200k_base", "x"),
+]
 
 
 def long_inputs(repeats=3):
@@ -129,15 +161,26 @@ def long_inputs(repeats=3):
         for n in (100_000, 1_000_000):
             text = char * n
             assert tok.encode_ordinary(text) == encoding.encode_ordinary(text)
-            pairs = [(seconds(lambda: tok.encode_ordinary(text)),
-                      seconds(lambda: encoding.encode_ordinary(text))) for _ in range(repeats)]
+            pairs = [
+                (
+                    seconds(lambda: tok.encode_ordinary(text)),
+                    seconds(lambda: encoding.encode_ordinary(text)),
+                )
+                for _ in range(repeats)
+            ]
             times[n] = [statistics.median(t) for t in zip(*pairs)]
         ratio = times[10**6][0] / times[10**6][1]
         growth = times[10**6][0] / times[10**5][0]
-        print(f"{name:<12}{char!r:6} 1M: bpe {times[10**6][0]:6.3f} s, tiktoken {times[10**6][1]:6.3f} s, "
-              f"ratio {ratio:4.2f} (target <= 3); 100k -> 1M: bpe x{growth:4.1f} (target <= 12), "
-              f"tiktoken x{times[10**6][1] / times[10**5][1]:4.1f}")
-        rows[f"{name} {char!r}"] = {"seconds": times, "ratio_1M": ratio, "growth": growth}
+        print(
+            f"{name:<12}{char!r:6} 1M: bpe {times[10**6][0]:6.3f} s, tiktoken {times[10**6][1]:6.3f} s, "
+            f"ratio {ratio:4.2f} (target <= 3); 100k -> 1M: bpe x{growth:4.1f} (target <= 12), "
+            f"tiktoken x{times[10**6][1] / times[10**5][1]:4.1f}"
+        )
+        rows[f"{name} {char!r}"] = {
+            "seconds": times,
+            "ratio_1M": ratio,
+            "growth": growth,
+        }
     return rows
 
 
@@ -149,13 +192,22 @@ def main():
     exported, hf, gpt2 = tok.to_tiktoken(), tok.to_huggingface(), get_encoding("gpt2")
     text = heldout_path.read_text(encoding="utf-8")
     megabytes = len(text.encode("utf-8")) / 1e6
-    assert tok.encode(text) == exported.encode(text, allowed_special="all") == hf.encode(text).ids
+    assert (
+        tok.encode(text)
+        == exported.encode(text, allowed_special="all")
+        == hf.encode(text).ids
+    )
 
-    tok.encode(text)  # warm the cache: "cache" measures encoding text whose words were seen before
+    tok.encode(
+        text
+    )  # warm the cache: "cache" measures encoding text whose words were seen before
     runs = {
         "bpe, no cache": (lambda: uncached.encode(text), 3),
         "bpe, cache": (lambda: tok.encode(text), 21),
-        "tiktoken, exported vocabulary": (lambda: exported.encode(text, allowed_special="all"), 21),
+        "tiktoken, exported vocabulary": (
+            lambda: exported.encode(text, allowed_special="all"),
+            21,
+        ),
         "tiktoken, gpt2": (lambda: gpt2.encode(text, allowed_special="all"), 21),
         "tokenizers, exported vocabulary": (lambda: hf.encode(text), 11),
     }
@@ -164,28 +216,47 @@ def main():
     for name, s in seconds.items():
         print(f"{name:<36}{s * 1000:9.2f} ms{megabytes / s:9.2f} MB/s")
     ratio = seconds["bpe, cache"] / seconds["tiktoken, exported vocabulary"]
-    print(f"{'bpe (cache) time / tiktoken time, same vocabulary (target <= 2)':<66}{ratio:6.2f}")
+    print(
+        f"{'bpe (cache) time / tiktoken time, same vocabulary (target <= 2)':<66}{ratio:6.2f}"
+    )
 
-    print(f"\ncold start on the {megabytes:.3f} MB of held-out stories, {PAIRS} pairs, medians")
+    print(
+        f"\ncold start on the {megabytes:.3f} MB of held-out stories, {PAIRS} pairs, medians"
+    )
     gpt2_tok = bpe.Tokenizer.from_tiktoken(gpt2)
-    cold = {"gpt2": cold_start("gpt2", gpt2_tok, gpt2, text),
-            "book 10k": cold_start("book 10k", tok, exported, text)}
+    cold = {
+        "gpt2": cold_start("gpt2", gpt2_tok, gpt2, text),
+        "book 10k": cold_start("book 10k", tok, exported, text),
+    }
 
     print("\nlong inputs, one character repeated, encode_ordinary, medians")
     long = long_inputs()
 
     stories = train_path.read_text(encoding="utf-8").split(EOT)[:-1]
-    print(f"\nencode_batch on {len(stories):,} stories ({sum(map(len, stories)) / 1e6:.1f} MB), "
-          f"1 and 2 workers alternating, {PAIRS} pairs")
+    print(
+        f"\nencode_batch on {len(stories):,} stories ({sum(map(len, stories)) / 1e6:.1f} MB), "
+        f"1 and 2 workers alternating, {PAIRS} pairs"
+    )
     speedups = batch_speedups(vocab, merges, stories)
     ceiling = parallel_ceiling(tok, stories)
-    print(f"{'ceiling: two warm processes each encode half, nothing sent':<66}{ceiling:6.2f}x")
+    print(
+        f"{'ceiling: two warm processes each encode half, nothing sent':<66}{ceiling:6.2f}x"
+    )
 
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "encode.json").write_text(json.dumps({"seconds": seconds, "ratio_vs_tiktoken": ratio,
-                                                 "cold_start": cold, "long_inputs": long,
-                                                 "batch_speedup": speedups, "parallel_ceiling": ceiling},
-                                                indent=1))
+    (OUT / "encode.json").write_text(
+        json.dumps(
+            {
+                "seconds": seconds,
+                "ratio_vs_tiktoken": ratio,
+                "cold_start": cold,
+                "long_inputs": long,
+                "batch_speedup": speedups,
+                "parallel_ceiling": ceiling,
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

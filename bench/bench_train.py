@@ -6,6 +6,7 @@ workers or two threads each; then the scan and naive trainers on 1x. Reported fi
 medians; ratios compare medians measured in this same run, interleaved. Results also go to
 _build/bench/train.json.
 """
+
 import json
 import multiprocessing
 import os
@@ -18,8 +19,8 @@ from pathlib import Path
 import regex
 
 import bpe
-from bpe.scale import parallel
 from bpe.book.corpora import tinystories_files
+from bpe.scale import parallel
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE.parent / "_build" / "bench"
@@ -30,7 +31,10 @@ REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
 def run(which, path, workers=2):
     args = [sys.executable, str(HERE / "run_one.py"), which, str(path)]
     args += [] if which in ("hf", "rust") else [str(workers)]
-    env = {**os.environ, "RAYON_NUM_THREADS": "2"}  # rustbpe: two threads, as two workers
+    env = {
+        **os.environ,
+        "RAYON_NUM_THREADS": "2",
+    }  # rustbpe: two threads, as two workers
     done = subprocess.run(args, capture_output=True, text=True, check=True, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -64,7 +68,7 @@ _TEXT = ""  # the text, set before forking so workers need not receive it
 
 def _raw_findall(half):
     """Time regex.findall with PAT over one half of _TEXT, inside a worker."""
-    text = _TEXT[:len(_TEXT) // 2] if half == 0 else _TEXT[len(_TEXT) // 2:]
+    text = _TEXT[: len(_TEXT) // 2] if half == 0 else _TEXT[len(_TEXT) // 2 :]
     pattern = regex.compile(bpe.PAT)
     t0 = time.perf_counter()
     pattern.findall(text)
@@ -91,39 +95,54 @@ def pretokenize_throughput(path, repeats):
             parallel.count_file(path, (EOT,), bpe.PAT, workers)
             out.append(size / (time.perf_counter() - t0) / workers)
     med = statistics.median
-    return {"raw regex.findall, 1 process": med(raw1),
-            "bpe count_file, 1 worker": med(ours1),
-            "raw regex.findall, 2 processes at once, per process": med(raw2),
-            "bpe count_file, 2 workers, per worker": med(ours2)}
+    return {
+        "raw regex.findall, 1 process": med(raw1),
+        "bpe count_file, 1 worker": med(ours1),
+        "raw regex.findall, 2 processes at once, per process": med(raw2),
+        "bpe count_file, 2 workers, per worker": med(ours2),
+    }
 
 
 def main():
     train, _ = tinystories_files()
     sizes = {"1x": train, "4x": repeated(train, 4), "16x": repeated(train, 16)}
-    print(f"machine: {os.cpu_count()} cores; Python {sys.version.split()[0]}; {REPEATS} repeats; "
-          f"medians\n")
+    print(
+        f"machine: {os.cpu_count()} cores; Python {sys.version.split()[0]}; {REPEATS} repeats; "
+        f"medians\n"
+    )
 
     results = {}
     for size, path in sizes.items():
         repeats = REPEATS if size == "1x" else max(3, REPEATS // 2)
-        configs = {f"heap {size}": ("heap", path), f"rustbpe {size}": ("rust", path),
-                   f"tokenizers {size}": ("hf", path)}
+        configs = {
+            f"heap {size}": ("heap", path),
+            f"rustbpe {size}": ("rust", path),
+            f"tokenizers {size}": ("hf", path),
+        }
         results.update(interleaved(configs, repeats))
     results["scan 1x"] = [run("scan", train) for _ in range(max(1, REPEATS // 2))]
     if os.environ.get("BENCH_NAIVE", "1") == "1":
         results["naive 1x"] = [run("naive", train, workers=2)]  # minutes: one run
 
     ours = [name for name in results if name.split()[0] in ("heap", "scan", "naive")]
-    digests = {r["digest"] for name in ours if name.endswith("1x") for r in results[name]}
-    print(f"{'run':<18}{'median s':>10}{'pre-tok s':>11}{'pick s':>9}{'apply s':>9}"
-          f"{'main MiB':>10}{'worker MiB':>12}")
+    digests = {
+        r["digest"] for name in ours if name.endswith("1x") for r in results[name]
+    }
+    print(
+        f"{'run':<18}{'median s':>10}{'pre-tok s':>11}{'pick s':>9}{'apply s':>9}"
+        f"{'main MiB':>10}{'worker MiB':>12}"
+    )
     for name, runs in results.items():
         row = f"{name:<18}{median(runs):>10.3f}"
         if name in ours:
-            row += "".join(f"{median(runs, k):>{w}.3f}"
-                           for k, w in (("pretokenize", 11), ("pick", 9), ("apply", 9)))
-            row += (f"{median(runs, 'parent_peak') / 2**20:>10.0f}"
-                    f"{median(runs, 'worker_peak') / 2**20:>12.0f}")
+            row += "".join(
+                f"{median(runs, k):>{w}.3f}"
+                for k, w in (("pretokenize", 11), ("pick", 9), ("apply", 9))
+            )
+            row += (
+                f"{median(runs, 'parent_peak') / 2**20:>10.0f}"
+                f"{median(runs, 'worker_peak') / 2**20:>12.0f}"
+            )
         else:
             row += f"{'':>29}{median(runs, 'parent_peak') / 2**20:>10.0f}"
         print(row)
@@ -142,23 +161,33 @@ def main():
         ratios["naive / heap (1x; target >= 150)"] = m["naive 1x"] / m["heap 1x"]
     for name, value in ratios.items():
         print(f"{name:<48}{value:8.2f}")
-    print(f"{'merge lists identical across our 1x runs':<48}{str(len(digests) == 1):>8}")
+    print(
+        f"{'merge lists identical across our 1x runs':<48}{str(len(digests) == 1):>8}"
+    )
 
     throughput = pretokenize_throughput(train, REPEATS)
     print()
     for name, value in throughput.items():
         print(f"{name:<52}{value:8.2f} MB/s")
-    one = throughput["bpe count_file, 1 worker"] / throughput["raw regex.findall, 1 process"]
-    two = (throughput["bpe count_file, 2 workers, per worker"]
-           / throughput["raw regex.findall, 2 processes at once, per process"])
+    one = (
+        throughput["bpe count_file, 1 worker"]
+        / throughput["raw regex.findall, 1 process"]
+    )
+    two = (
+        throughput["bpe count_file, 2 workers, per worker"]
+        / throughput["raw regex.findall, 2 processes at once, per process"]
+    )
     ratios["per-worker throughput / raw findall, 1 worker"] = one
     ratios["per-worker throughput / raw findall, 2 workers"] = two
     print(f"{'1 worker: ours / raw findall (target >= 0.75)':<52}{one:8.2f}")
     print(f"{'2 workers: ours per worker / raw (target >= 0.75)':<52}{two:8.2f}")
 
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "train.json").write_text(json.dumps({"runs": results, "ratios": ratios,
-                                                "throughput": throughput}, indent=1))
+    (OUT / "train.json").write_text(
+        json.dumps(
+            {"runs": results, "ratios": ratios, "throughput": throughput}, indent=1
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ Running each measurement in its own process keeps peak-memory readings per run. 
 are each process's own VmHWM: unlike ru_maxrss, it does not carry over from the parent
 across fork and exec, so `make bench` cannot read its own memory as a child's.
 """
+
 import hashlib
 import json
 import sys
@@ -26,27 +27,45 @@ def ours(method, path, workers):
 
     t0 = time.perf_counter()
     _, merges, report = train_file(path, VOCAB, [EOT], workers=workers, method=method)
-    return {"seconds": time.perf_counter() - t0, "pretokenize": report.pretokenize_seconds,
-            "pick": report.pick_seconds, "apply": report.apply_seconds, "merges": len(merges),
-            "digest": digest(merges), "parent_peak": report.parent_peak_bytes, "worker_peak": report.worker_peak_bytes}
+    return {
+        "seconds": time.perf_counter() - t0,
+        "pretokenize": report.pretokenize_seconds,
+        "pick": report.pick_seconds,
+        "apply": report.apply_seconds,
+        "merges": len(merges),
+        "digest": digest(merges),
+        "parent_peak": report.parent_peak_bytes,
+        "worker_peak": report.worker_peak_bytes,
+    }
 
 
 def huggingface(path):
     """Hugging Face tokenizers' BpeTrainer with the same regex split and the byte-level alphabet."""
+    from tokenizers import Regex, Tokenizer, models, pre_tokenizers, trainers
+
     import bpe
     from bpe.scale.workers import own_peak_bytes
-    from tokenizers import Regex, Tokenizer, models, pre_tokenizers, trainers
 
     t0 = time.perf_counter()
     tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.Sequence([
-        pre_tokenizers.Split(Regex(bpe.PAT), behavior="isolated"),
-        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
-    trainer = trainers.BpeTrainer(vocab_size=VOCAB, special_tokens=[EOT], show_progress=False,
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Split(Regex(bpe.PAT), behavior="isolated"),
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+        ]
+    )
+    trainer = trainers.BpeTrainer(
+        vocab_size=VOCAB,
+        special_tokens=[EOT],
+        show_progress=False,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
     tok.train([str(path)], trainer)
-    return {"seconds": time.perf_counter() - t0, "vocab": tok.get_vocab_size(),
-            "parent_peak": own_peak_bytes()}
+    return {
+        "seconds": time.perf_counter() - t0,
+        "vocab": tok.get_vocab_size(),
+        "parent_peak": own_peak_bytes(),
+    }
 
 
 def rust(path):
@@ -56,17 +75,23 @@ def rust(path):
     <|endoftext|> markers, as the other trainers see them; 9,999 entries make the same
     9,743 merges. Threads: RAYON_NUM_THREADS (make bench sets 2).
     """
-    import bpe
     import rustbpe
+
+    import bpe
     from bpe.scale.workers import own_peak_bytes
 
     t0 = time.perf_counter()
     with open(path, encoding="utf-8") as f:
         documents = f.read().split(EOT)
     tokenizer = rustbpe.Tokenizer()
-    tokenizer.train_from_iterator(iter(documents), vocab_size=VOCAB - 1, pattern=bpe.PAT)
-    return {"seconds": time.perf_counter() - t0, "parent_peak": own_peak_bytes(),
-            "merges": len(tokenizer.get_mergeable_ranks()) - 256}
+    tokenizer.train_from_iterator(
+        iter(documents), vocab_size=VOCAB - 1, pattern=bpe.PAT
+    )
+    return {
+        "seconds": time.perf_counter() - t0,
+        "parent_peak": own_peak_bytes(),
+        "merges": len(tokenizer.get_mergeable_ranks()) - 256,
+    }
 
 
 if __name__ == "__main__":

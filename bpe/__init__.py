@@ -14,11 +14,25 @@ it, in subpackages: ``scale`` (the same results, fast, on large inputs, and the
 ``disk`` (atomic writes) and ``book`` (what only the book needs). ``import bpe``
 gives the core's names.
 """
+
 from .files import bytes_to_unicode
 from .pretokenize import ENDOFTEXT, PAT, pretokenize, pretokens, split_special, to_bytes
 from .tokenizer import Tokenizer, encode_word
 from .train import count_pairs, greater_pair, lowest_ids, merge, train
 
-__all__ = ["ENDOFTEXT", "PAT", "Tokenizer", "bytes_to_unicode", "count_pairs",
-           "encode_word", "greater_pair", "lowest_ids", "merge", "pretokenize",
-           "pretokens", "split_special", "to_bytes", "train"]
+__all__ = [
+    "ENDOFTEXT",
+    "PAT",
+    "Tokenizer",
+    "bytes_to_unicode",
+    "count_pairs",
+    "encode_word",
+    "greater_pair",
+    "lowest_ids",
+    "merge",
+    "pretokenize",
+    "pretokens",
+    "split_special",
+    "to_bytes",
+    "train",
+]

@@ -4,6 +4,7 @@ A token is bytes, but JSON and a line of text can only hold characters, so
 GPT-2 maps each byte value to a printable character (space -> "Ġ"). The table
 belongs to the files only: ``tokenizer.py`` never sees those characters.
 """
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,11 @@ def bytes_to_unicode() -> dict[int, str]:
     >>> table[ord("a")], table[32], table[10]
     ('a', 'Ġ', 'Ċ')
     """
-    printable = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1),
-                 *range(ord("®"), ord("ÿ") + 1)]
+    printable = [
+        *range(ord("!"), ord("~") + 1),
+        *range(ord("¡"), ord("¬") + 1),
+        *range(ord("®"), ord("ÿ") + 1),
+    ]
     table, moved = {}, 0
     for b in range(256):
         if b in printable:
@@ -52,8 +56,9 @@ def text_to_token(text: str, where: object) -> bytes:
     try:
         return bytes(CHAR_TO_BYTE[c] for c in text)
     except KeyError as e:
-        raise ValueError(f"{where}: {text!r} holds {e.args[0]!r}, which is not in "
-                         "GPT-2's byte table") from None
+        raise ValueError(
+            f"{where}: {text!r} holds {e.args[0]!r}, which is not in GPT-2's byte table"
+        ) from None
 
 
 def decode_utf8(data: bytes, where: object, offset: int = 0) -> str:
@@ -68,8 +73,10 @@ def decode_utf8(data: bytes, where: object, offset: int = 0) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ValueError(f"{where}: not UTF-8 (byte {data[e.start]:#04x} at offset "
-                         f"{offset + e.start})") from None
+        raise ValueError(
+            f"{where}: not UTF-8 (byte {data[e.start]:#04x} at offset "
+            f"{offset + e.start})"
+        ) from None
 
 
 def read_utf8(path) -> str:
@@ -82,12 +89,14 @@ def read_json(path):
     try:
         return json.loads(read_utf8(path), object_pairs_hook=no_duplicate_keys(path))
     except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: "
-                         f"{e.msg})") from None
+        raise ValueError(
+            f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
+        ) from None
 
 
 def no_duplicate_keys(path):
     """A json object_pairs_hook refusing a key listed twice (json keeps the last)."""
+
     def build(pairs):
         seen = {}
         for key, value in pairs:
@@ -95,6 +104,7 @@ def no_duplicate_keys(path):
                 raise ValueError(f"{path}: token {key!r} is listed twice")
             seen[key] = value
         return seen
+
     return build
 
 
@@ -106,8 +116,9 @@ def parse_vocab(path, specials: set[str]) -> dict[int, bytes]:
     vocab = {}
     for text, i in raw.items():
         if not isinstance(i, int) or isinstance(i, bool) or i < 0:
-            raise ValueError(f"{path}: token {text!r} has id {i!r}, not a "
-                             "non-negative integer")
+            raise ValueError(
+                f"{path}: token {text!r} has id {i!r}, not a non-negative integer"
+            )
         if i in vocab:
             raise ValueError(f"{path}: id {i} is used twice")
         special = text in specials
@@ -124,13 +135,16 @@ def parse_merges(path, known: set[bytes]) -> list[tuple[bytes, bytes]]:
             continue
         parts = line.split(" ")
         if len(parts) != 2 or not all(parts):
-            raise ValueError(f"{path} line {n}: expected two tokens separated by one "
-                             f"space, got {line!r}")
+            raise ValueError(
+                f"{path} line {n}: expected two tokens separated by one "
+                f"space, got {line!r}"
+            )
         left, right = (text_to_token(p, f"{path} line {n}") for p in parts)
         for tok in (left, right, left + right):
             if tok not in known:
-                raise ValueError(f"{path} line {n}: {token_to_text(tok)!r} is not in "
-                                 "the vocabulary")
+                raise ValueError(
+                    f"{path} line {n}: {token_to_text(tok)!r} is not in the vocabulary"
+                )
         merges.append((left, right))
     return merges
 
@@ -147,8 +161,10 @@ def load_directory(directory) -> tuple[dict, list, list[str]]:
     settle(directory)  # in case a save was cut short where renames cannot swap
     for name in NAMES[:2]:
         if not (directory / name).is_file():
-            raise FileNotFoundError(f"{directory} holds no {name}; is it a folder "
-                                    "written by Tokenizer.save?")
+            raise FileNotFoundError(
+                f"{directory} holds no {name}; is it a folder "
+                "written by Tokenizer.save?"
+            )
     specials = []
     if (directory / NAMES[2]).is_file():
         specials = read_json(directory / NAMES[2])
@@ -175,13 +191,17 @@ def save_files(tokenizer, directory) -> tuple[Path, ...]:
 def file_texts(tokenizer) -> dict[str, str]:
     """{file name: its text} for vocab.json, merges.txt and special_tokens.json."""
     specials = {s.encode("utf-8"): s for s in tokenizer.specials}
-    vocab = {specials.get(tok) or token_to_text(tok): i
-             for i, tok in sorted(tokenizer.vocab.items())}
+    vocab = {
+        specials.get(tok) or token_to_text(tok): i
+        for i, tok in sorted(tokenizer.vocab.items())
+    }
     if len(vocab) != len(tokenizer.vocab):
         raise ValueError("two ids share one token; vocab.json cannot hold that")
     merges = [f"{token_to_text(a)} {token_to_text(b)}" for a, b in tokenizer.merges]
-    texts = {NAMES[0]: json.dumps(vocab, ensure_ascii=False, indent=1) + "\n",
-             NAMES[1]: "\n".join([MERGES_HEADER, *merges]) + "\n"}
+    texts = {
+        NAMES[0]: json.dumps(vocab, ensure_ascii=False, indent=1) + "\n",
+        NAMES[1]: "\n".join([MERGES_HEADER, *merges]) + "\n",
+    }
     if tokenizer.specials:
         specials_json = json.dumps(list(tokenizer.specials), ensure_ascii=False)
         texts[NAMES[2]] = specials_json + "\n"

@@ -4,6 +4,7 @@ Training (``train.py``) and encoding (``tokenizer.py``) both start here, so the
 two always agree on where one pre-token ends and the next begins. Special
 tokens are split out first: they are boundaries, never text.
 """
+
 from __future__ import annotations
 
 import functools
@@ -41,8 +42,10 @@ def check_text(text: str) -> str:
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, not {type(text).__name__}")
     if not text.isascii() and (found := LONE_SURROGATE.search(text)):
-        raise ValueError(f"text holds a lone surrogate {found.group()!r} at index "
-                         f"{found.start()}, which UTF-8 cannot encode")
+        raise ValueError(
+            f"text holds a lone surrogate {found.group()!r} at index "
+            f"{found.start()}, which UTF-8 cannot encode"
+        )
     return text
 
 
@@ -53,8 +56,9 @@ def check_specials(specials: Iterable[str]) -> tuple[str, ...]:
     ('<|a|>', '<|b|>')
     """
     if isinstance(specials, str):
-        raise TypeError(f"specials must be a list of strings, not the string "
-                        f"{specials!r}")
+        raise TypeError(
+            f"specials must be a list of strings, not the string {specials!r}"
+        )
     specials = tuple(specials)
     for s in specials:
         if not isinstance(s, str) or not s:
@@ -113,8 +117,9 @@ def pretokens(chunk: str, pattern: str | None = PAT) -> list[str]:
     return finder(pattern)(chunk)
 
 
-def count_strings(text: str, specials: tuple[str, ...],
-                  pattern: str | None = PAT) -> Counter[str]:
+def count_strings(
+    text: str, specials: tuple[str, ...], pattern: str | None = PAT
+) -> Counter[str]:
     """How often each pre-token string occurs in text; special tokens are left out.
 
     The arguments are taken as already checked (``pretokenize`` checks them).
@@ -127,8 +132,9 @@ def count_strings(text: str, specials: tuple[str, ...],
     return counts
 
 
-def pretokenize(text: str, specials: Iterable[str] = (),
-                pattern: str | None = PAT) -> Counter[tuple[bytes, ...]]:
+def pretokenize(
+    text: str, specials: Iterable[str] = (), pattern: str | None = PAT
+) -> Counter[tuple[bytes, ...]]:
     """The corpus as a table {pre-token as a tuple of one-byte tokens: count}.
 
     >>> pretokenize("low low low")

@@ -6,6 +6,7 @@ adds what a real tokenizer needs around that rule: special tokens, decoding, and
 tiktoken's method names. Its speed comes from ``scale/piece.py``, which gives
 ``encode_word``'s answer on integer ids; its file format lives in ``files.py``.
 """
+
 from __future__ import annotations
 
 import functools
@@ -21,8 +22,9 @@ from .scale.piece import PieceCache, PieceEncoder
 from .train import Pair, merge
 
 
-def encode_word(tok: tuple[bytes, ...], rank: dict[Pair, int],
-                on_step: Callable | None = None) -> tuple[bytes, ...]:
+def encode_word(
+    tok: tuple[bytes, ...], rank: dict[Pair, int], on_step: Callable | None = None
+) -> tuple[bytes, ...]:
     """Apply learned merges to one pre-token, lowest rank first, until none applies.
 
     >>> encode_word((b"l", b"o", b"w"), {(b"o", b"w"): 0, (b"l", b"ow"): 1})
@@ -41,28 +43,42 @@ def encode_word(tok: tuple[bytes, ...], rank: dict[Pair, int],
         tok = merge(tok, best, best[0] + best[1])
 
 
-def check_vocab(vocab: dict[int, bytes], merges: list[Pair],
-                specials: tuple[str, ...]) -> None:
+def check_vocab(
+    vocab: dict[int, bytes], merges: list[Pair], specials: tuple[str, ...]
+) -> None:
     """Refuse a vocabulary that cannot encode every byte or lacks a merge's tokens."""
     values = set(vocab.values())
-    if not (all(map(isinstance, vocab, repeat(int))) and min(vocab, default=0) >= 0
-            and all(map(isinstance, values, repeat(bytes)))):
-        i, tok = next((i, t) for i, t in vocab.items()
-                      if not isinstance(i, int) or i < 0 or not isinstance(t, bytes))
-        raise ValueError(f"vocab must map non-negative int ids to bytes, "
-                         f"got {i!r}: {tok!r}")
+    if not (
+        all(map(isinstance, vocab, repeat(int)))
+        and min(vocab, default=0) >= 0
+        and all(map(isinstance, values, repeat(bytes)))
+    ):
+        i, tok = next(
+            (i, t)
+            for i, t in vocab.items()
+            if not isinstance(i, int) or i < 0 or not isinstance(t, bytes)
+        )
+        raise ValueError(
+            f"vocab must map non-negative int ids to bytes, got {i!r}: {tok!r}"
+        )
     missing = [b for b in range(256) if bytes([b]) not in values]
     if missing:
-        raise ValueError(f"vocab lacks {len(missing)} of the 256 single bytes, "
-                         f"e.g. byte {missing[0]}")
+        raise ValueError(
+            f"vocab lacks {len(missing)} of the 256 single bytes, "
+            f"e.g. byte {missing[0]}"
+        )
     # Checked all at once, with C loops; the slow loop only finds what to report.
-    if not (values.issuperset(chain.from_iterable(merges))
-            and values.issuperset(map(b"".join, merges))):
+    if not (
+        values.issuperset(chain.from_iterable(merges))
+        and values.issuperset(map(b"".join, merges))
+    ):
         for n, (left, right) in enumerate(merges):
             for part in (left, right, left + right):
                 if part not in values:
-                    raise ValueError(f"merge {n} ({left!r}, {right!r}) needs {part!r}, "
-                                     "which is not in vocab")
+                    raise ValueError(
+                        f"merge {n} ({left!r}, {right!r}) needs {part!r}, "
+                        "which is not in vocab"
+                    )
     for s in specials:
         if s.encode("utf-8") not in values:
             raise ValueError(f"special token {s!r} is not in the vocabulary")
@@ -76,12 +92,18 @@ class Tokenizer:
     words are merged only once.
     """
 
-    def __init__(self, vocab: dict[int, bytes], merges: Iterable[Pair],
-                 specials: Iterable[str] = (), pattern: str | None = PAT,
-                 cache_size: int = 65536):
+    def __init__(
+        self,
+        vocab: dict[int, bytes],
+        merges: Iterable[Pair],
+        specials: Iterable[str] = (),
+        pattern: str | None = PAT,
+        cache_size: int = 65536,
+    ):
         if not isinstance(cache_size, int) or cache_size < 0:
-            raise ValueError(f"cache_size must be a non-negative integer, "
-                             f"got {cache_size!r}")
+            raise ValueError(
+                f"cache_size must be a non-negative integer, got {cache_size!r}"
+            )
         self.specials = check_specials(specials)
         self.vocab = dict(vocab)
         self.merges = list(map(tuple, merges))
@@ -104,8 +126,13 @@ class Tokenizer:
     def __reduce__(self):
         # Pickled as what defines it: the copy rebuilds its tables and its pattern,
         # and starts with an empty cache and no worker processes.
-        return type(self), (self.vocab, self.merges, self.specials, self.pattern,
-                            self.cache_size)
+        return type(self), (
+            self.vocab,
+            self.merges,
+            self.specials,
+            self.pattern,
+            self.cache_size,
+        )
 
     @property
     def n_vocab(self) -> int:
@@ -123,8 +150,12 @@ class Tokenizer:
         """
         return self.cache.table(pieces, self.encode_piece.all)
 
-    def encode(self, text: str, allowed_special: str | Iterable[str] = "all",
-               disallowed_special: str | Iterable[str] = "all") -> list[int]:
+    def encode(
+        self,
+        text: str,
+        allowed_special: str | Iterable[str] = "all",
+        disallowed_special: str | Iterable[str] = "all",
+    ) -> list[int]:
         """Text -> ids; each allowed special token maps straight to its own id.
 
         As in tiktoken, a disallowed special token in the text raises ValueError,
@@ -136,23 +167,30 @@ class Tokenizer:
         specials = set(self.specials)
         allowed = specials if allowed_special == "all" else set(allowed_special)
         if allowed - specials:
-            raise ValueError(f"not special tokens of this tokenizer: "
-                             f"{sorted(allowed - specials)}")
-        disallowed = (specials - allowed if disallowed_special == "all"
-                      else set(disallowed_special))
+            raise ValueError(
+                f"not special tokens of this tokenizer: {sorted(allowed - specials)}"
+            )
+        disallowed = (
+            specials - allowed
+            if disallowed_special == "all"
+            else set(disallowed_special)
+        )
         if disallowed:
             found = special_splitter(tuple(sorted(disallowed))).search(text)
             if found:
                 raise ValueError(
                     f"text contains the special token {found.group()!r} at index "
                     f"{found.start()}; pass allowed_special to encode it as a special "
-                    "token, or disallowed_special=() to encode it as ordinary text")
+                    "token, or disallowed_special=() to encode it as ordinary text"
+                )
         splitter = special_splitter(tuple(sorted(allowed))) if allowed else None
         return self.encode_chunks(splitter.split(text) if splitter else [text], allowed)
 
     def encode_chunks(self, chunks: list[str], allowed: set[str]) -> list[int]:
         """Ids for text already split around its allowed special tokens."""
-        pieces = [None if chunk in allowed else self.find_pieces(chunk) for chunk in chunks]
+        pieces = [
+            None if chunk in allowed else self.find_pieces(chunk) for chunk in chunks
+        ]
         try:  # the usual case: every piece was seen before
             return self.join(chunks, pieces, self.cache.__getitem__)
         except KeyError:  # new pieces: encode them all together, then join
@@ -169,8 +207,9 @@ class Tokenizer:
                 ids.extend(chain.from_iterable(map(ids_of_piece, found)))
         return ids
 
-    def encode_batch(self, texts: Iterable[str], workers: int | None = None,
-                     **options) -> list[list[int]]:
+    def encode_batch(
+        self, texts: Iterable[str], workers: int | None = None, **options
+    ) -> list[list[int]]:
         """encode() on each text, by ``workers`` processes, this one included.
 
         The work is shared by ``scale/batch.py``; the worker processes are kept for
@@ -213,8 +252,9 @@ class Tokenizer:
             return b"".join(self.vocab[i] for i in ids)
         except (KeyError, TypeError):
             bad = next(i for i in ids if not isinstance(i, int) or i not in self.vocab)
-            raise ValueError(f"token id {bad!r} is not in the vocabulary "
-                             f"({len(self.vocab)} entries)") from None
+            raise ValueError(
+                f"token id {bad!r} is not in the vocabulary ({len(self.vocab)} entries)"
+            ) from None
 
     def decode(self, ids: Iterable[int]) -> str:
         """Ids -> text; bytes that are not valid UTF-8 become U+FFFD."""
@@ -251,11 +291,17 @@ class Tokenizer:
         if not isinstance(other, Tokenizer):
             return NotImplemented
         return (self.vocab, self.merges, self.specials, self.pattern) == (
-            other.vocab, other.merges, other.specials, other.pattern)
+            other.vocab,
+            other.merges,
+            other.specials,
+            other.pattern,
+        )
 
     def __repr__(self) -> str:
-        return (f"Tokenizer({len(self.vocab)} tokens, {len(self.merges)} merges, "
-                f"specials={list(self.specials)})")
+        return (
+            f"Tokenizer({len(self.vocab)} tokens, {len(self.merges)} merges, "
+            f"specials={list(self.specials)})"
+        )
 
     def save(self, directory) -> tuple:
         """Write vocab.json and merges.txt (GPT-2's format), and special_tokens.json
@@ -269,8 +315,13 @@ class Tokenizer:
         return cls(vocab, merges, specials, pattern)
 
     @classmethod
-    def from_files(cls, vocab_path, merges_path, specials: Iterable[str] = (),
-                   pattern: str | None = PAT) -> Tokenizer:
+    def from_files(
+        cls,
+        vocab_path,
+        merges_path,
+        specials: Iterable[str] = (),
+        pattern: str | None = PAT,
+    ) -> Tokenizer:
         """Load a tokenizer from GPT-2-format vocab.json and merges.txt."""
         specials = check_specials(specials)
         vocab, merges = files.load_files(vocab_path, merges_path, specials)

@@ -6,6 +6,7 @@ door to every way of learning merges: the naive loop here, or the indexed
 trainers of ``scale/indexed.py``, which are checked against it merge by merge.
 ``train`` (text in memory) and ``scale.pipeline.train_file`` (a file) both use it.
 """
+
 from __future__ import annotations
 
 import time
@@ -77,20 +78,25 @@ def check_vocab_size(vocab_size: int, specials: tuple[str, ...]) -> None:
     if not isinstance(vocab_size, int) or isinstance(vocab_size, bool):
         raise TypeError(f"vocab_size must be an int, not {type(vocab_size).__name__}")
     if vocab_size < 256 + len(specials):
-        raise ValueError(f"vocab_size={vocab_size} is too small: the 256 byte tokens "
-                         f"and {len(specials)} special token(s) already need "
-                         f"{256 + len(specials)}")
+        raise ValueError(
+            f"vocab_size={vocab_size} is too small: the 256 byte tokens "
+            f"and {len(specials)} special token(s) already need "
+            f"{256 + len(specials)}"
+        )
 
 
-def check_method(method: str, tie_break: Callable | None = None,
-                 on_merge: Callable | None = None) -> None:
+def check_method(
+    method: str, tie_break: Callable | None = None, on_merge: Callable | None = None
+) -> None:
     """Refuse an unknown method, or options only the naive loop honours."""
     if method not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, "
-                         f"not {method!r}")
+        raise ValueError(
+            f"method must be one of {', '.join(map(repr, METHODS))}, not {method!r}"
+        )
     if method != "naive" and (tie_break not in (None, greater_pair) or on_merge):
-        raise ValueError(f"method={method!r} supports only the default tie_break "
-                         "and no on_merge")
+        raise ValueError(
+            f"method={method!r} supports only the default tie_break and no on_merge"
+        )
 
 
 class OutOfPairs(UserWarning):
@@ -99,14 +105,21 @@ class OutOfPairs(UserWarning):
 
 def warn_out_of_pairs(done: int, wanted: int, stacklevel: int = 3) -> None:
     """Say that training stopped early, and why (the public entry points call this)."""
-    warnings.warn(f"ran out of pairs to merge after {done} of {wanted} merges; "
-                  "the vocabulary is smaller than asked", OutOfPairs,
-                  stacklevel=stacklevel)
+    warnings.warn(
+        f"ran out of pairs to merge after {done} of {wanted} merges; "
+        "the vocabulary is smaller than asked",
+        OutOfPairs,
+        stacklevel=stacklevel,
+    )
 
 
-def naive_merges(table: Table, n_merges: int, tie_break: Callable = greater_pair,
-                 on_merge: Callable | None = None,
-                 progress: Callable | None = None) -> list[Pair]:
+def naive_merges(
+    table: Table,
+    n_merges: int,
+    tie_break: Callable = greater_pair,
+    on_merge: Callable | None = None,
+    progress: Callable | None = None,
+) -> list[Pair]:
     """Up to n_merges merges, each found by recounting every pair of the table."""
     token_id = {tok: i for i, tok in enumerate(BYTE_TOKENS)}
     merges = []
@@ -129,10 +142,15 @@ def naive_merges(table: Table, n_merges: int, tie_break: Callable = greater_pair
     return merges
 
 
-def learn_merges(table: Table, n_merges: int, method: str = "naive",
-                 tie_break: Callable = greater_pair, on_merge: Callable | None = None,
-                 progress: Callable | None = None,
-                 timings: dict | None = None) -> list[Pair]:
+def learn_merges(
+    table: Table,
+    n_merges: int,
+    method: str = "naive",
+    tie_break: Callable = greater_pair,
+    on_merge: Callable | None = None,
+    progress: Callable | None = None,
+    timings: dict | None = None,
+) -> list[Pair]:
     """Up to n_merges merges from a pre-token table, by the naive or indexed trainer.
 
     All three methods learn the same merges. ``progress(1)`` is called after each
@@ -143,15 +161,17 @@ def learn_merges(table: Table, n_merges: int, method: str = "naive",
         merges = naive_merges(table, n_merges, tie_break, on_merge, progress)
         pick, apply = time.perf_counter() - start, 0.0  # not told apart by the loop
     else:
-        merges, pick, apply = indexed_merges(table, n_merges, method == "heap",
-                                             progress)
+        merges, pick, apply = indexed_merges(
+            table, n_merges, method == "heap", progress
+        )
     if timings is not None:
         timings.update(pick=pick, apply=apply)
     return merges
 
 
-def vocab_from_merges(merges: list[Pair],
-                      specials: tuple[str, ...]) -> dict[int, bytes]:
+def vocab_from_merges(
+    merges: list[Pair], specials: tuple[str, ...]
+) -> dict[int, bytes]:
     """The vocabulary a merge list implies: the bytes, one entry per merge, specials."""
     vocab = dict(enumerate(BYTE_TOKENS))
     for left, right in merges:
@@ -161,10 +181,15 @@ def vocab_from_merges(merges: list[Pair],
     return vocab
 
 
-def train(text: str, vocab_size: int, specials: Iterable[str] = (),
-          pattern: str | None = PAT, tie_break: Callable = greater_pair,
-          on_merge: Callable | None = None,
-          method: str = "naive") -> tuple[dict[int, bytes], list[Pair]]:
+def train(
+    text: str,
+    vocab_size: int,
+    specials: Iterable[str] = (),
+    pattern: str | None = PAT,
+    tie_break: Callable = greater_pair,
+    on_merge: Callable | None = None,
+    method: str = "naive",
+) -> tuple[dict[int, bytes], list[Pair]]:
     """Learn merges until the vocabulary has vocab_size entries (specials included).
 
     Returns (vocab, merges): vocab maps id -> bytes (ids 0..255 are the bytes),

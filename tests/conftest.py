@@ -1,4 +1,5 @@
 """Shared fixtures: the toy corpus, and Hypothesis made deterministic."""
+
 from pathlib import Path
 
 import pytest

@@ -1,4 +1,5 @@
 """The article edition's pipeline, run offline on small local files given by path."""
+
 import pytest
 
 from bpe.book import analysis, article, corpora, ledger
@@ -20,10 +21,23 @@ def local_files(tmp_path_factory):
     return valid, train, en, vi, pairs
 
 
-def test_main_on_local_files_prints_every_figure_beside_the_articles(local_files, capsys):
+def test_main_on_local_files_prints_every_figure_beside_the_articles(
+    local_files, capsys
+):
     valid, train, en, vi, pairs = local_files
-    figures = article.main(["--valid", str(valid), "--train", str(train), "--pairs", str(en), str(vi),
-                            "--vocab-size", "2000"])
+    figures = article.main(
+        [
+            "--valid",
+            str(valid),
+            "--train",
+            str(train),
+            "--pairs",
+            str(en),
+            str(vi),
+            "--vocab-size",
+            "2000",
+        ]
+    )
     assert set(figures) <= set(ledger.ARTICLE)
     out = capsys.readouterr().out
     assert out.count("    article: ") == len(figures)
@@ -35,7 +49,10 @@ def test_main_on_local_files_prints_every_figure_beside_the_articles(local_files
 def test_read_pairs_strips_line_endings(tmp_path):
     (tmp_path / "en").write_bytes(b"one\r\ntwo\r\n")
     (tmp_path / "vi").write_bytes(b"m\xe1\xbb\x99t\r\nhai\r\n")
-    assert article.read_pairs(tmp_path / "en", tmp_path / "vi") == [("one", "một"), ("two", "hai")]
+    assert article.read_pairs(tmp_path / "en", tmp_path / "vi") == [
+        ("one", "một"),
+        ("two", "hai"),
+    ]
 
 
 def test_language_figures_count_every_pair(local_files):
@@ -46,5 +63,9 @@ def test_language_figures_count_every_pair(local_files):
     costs = analysis.language_costs(article.encoders_for(tok), pairs[:20])
     figures = article.language_figures(pairs[:20], costs)
     names = ["gpt2", "cl100k_base", "o200k_base", "tinystories"]
-    assert set(figures) == {"lang.en_stats", "lang.vi_stats", *(f"lang.{n}" for n in names),
-                            *(f"lang.{n}_bpt" for n in names)}
+    assert set(figures) == {
+        "lang.en_stats",
+        "lang.vi_stats",
+        *(f"lang.{n}" for n in names),
+        *(f"lang.{n}_bpt" for n in names),
+    }

@@ -1,4 +1,5 @@
 """encode_batch: the same ids as encode, in order, whoever encodes each run; errors reach the caller."""
+
 import gc
 import multiprocessing
 import os
@@ -28,7 +29,9 @@ def test_slices_cover_everything_in_order():
 
 
 def test_take_meets_in_the_middle():
-    ends = multiprocessing.Array("q", [0, 4])  # five runs, 0..4; workers were sent runs 2..4
+    ends = multiprocessing.Array(
+        "q", [0, 4]
+    )  # five runs, 0..4; workers were sent runs 2..4
     assert take(ends, front=True) == 0
     assert [take(ends, front=False, lowest=2) for _ in range(4)] == [4, 3, 2, None]
     assert [take(ends, front=True) for _ in range(2)] == [1, None]
@@ -44,8 +47,9 @@ def test_matches_encode(toy, fork_always):
 
 def test_options_reach_the_workers(toy, fork_always):
     texts = ["fox" + EOT] * 40
-    assert toy.encode_batch(texts, workers=2, allowed_special=set(), disallowed_special=()) == [
-        toy.encode_ordinary(t) for t in texts]
+    assert toy.encode_batch(
+        texts, workers=2, allowed_special=set(), disallowed_special=()
+    ) == [toy.encode_ordinary(t) for t in texts]
     with pytest.raises(ValueError, match="special token"):
         toy.encode_batch(texts, workers=2, allowed_special=set())
 
@@ -80,7 +84,9 @@ def test_a_worker_error_is_raised_here(toy, fork_always):
     failing = FailsInWorkers(toy, "raise")
     with pytest.raises(KeyError, match="broken in a worker"):
         failing.encode_batch(["newest"] * 200, workers=2)
-    assert failing._workers.links == []  # the pool was closed: the next batch starts afresh
+    assert (
+        failing._workers.links == []
+    )  # the pool was closed: the next batch starts afresh
 
 
 def test_a_worker_that_dies_is_reported(toy, fork_always):
@@ -92,7 +98,9 @@ def worker_pids(tok):
     return [process.pid for process, _, _ in tok._workers.links]
 
 
-def test_workers_are_kept_between_batches_and_closed_on_request(toy_corpus, fork_always):
+def test_workers_are_kept_between_batches_and_closed_on_request(
+    toy_corpus, fork_always
+):
     tok = bpe.Tokenizer(*bpe.train(toy_corpus, 265, [EOT]), [EOT])
     texts = ["newest lowest"] * 100
     assert tok.encode_batch(texts, workers=2) == [tok.encode(t) for t in texts]
@@ -104,7 +112,9 @@ def test_workers_are_kept_between_batches_and_closed_on_request(toy_corpus, fork
     processes = [process for process, _, _ in tok._workers.links]
     tok.close()
     assert not any(process.is_alive() for process in processes)
-    assert tok.encode_batch(texts, workers=2) == [tok.encode(t) for t in texts]  # forks again
+    assert tok.encode_batch(texts, workers=2) == [
+        tok.encode(t) for t in texts
+    ]  # forks again
     tok.close()
 
 
@@ -141,7 +151,10 @@ def test_errors_in_this_process(toy, fork_always):
 
 def test_small_batches_stay_in_this_process(toy, monkeypatch):
     monkeypatch.setattr(bpe.scale.batch, "share", None)  # calling it would fail
-    assert toy.encode_batch(["newest lowest"] * 100, workers=2) == [toy.encode("newest lowest")] * 100
+    assert (
+        toy.encode_batch(["newest lowest"] * 100, workers=2)
+        == [toy.encode("newest lowest")] * 100
+    )
 
 
 def test_running_workers_take_smaller_batches(toy_corpus, monkeypatch):
@@ -149,13 +162,23 @@ def test_running_workers_take_smaller_batches(toy_corpus, monkeypatch):
     tok = bpe.Tokenizer(*bpe.train(toy_corpus, 265, [EOT]), [EOT])
     shared = []
     share = bpe.scale.batch.share
-    monkeypatch.setattr(bpe.scale.batch, "share", lambda *args: shared.append(1) or share(*args))
-    mid = ["newest lowest widest"] * (2 * bpe.scale.batch.CHARS_PER_WORKER // 10)  # 20 characters each
+    monkeypatch.setattr(
+        bpe.scale.batch, "share", lambda *args: shared.append(1) or share(*args)
+    )
+    mid = ["newest lowest widest"] * (
+        2 * bpe.scale.batch.CHARS_PER_WORKER // 10
+    )  # 20 characters each
     tok.encode_batch(mid, workers=2)
-    assert shared == [] and getattr(tok, "_workers", None) is None  # no fork for this little
+    assert (
+        shared == [] and getattr(tok, "_workers", None) is None
+    )  # no fork for this little
     big = ["newest lowest widest"] * (2 * bpe.scale.batch.CHARS_TO_FORK // 20 + 1)
-    assert tok.encode_batch(big, workers=2) == [tok.encode(t) for t in big] and shared == [1]
-    assert tok.encode_batch(mid, workers=2) == [tok.encode(t) for t in mid] and shared == [1, 1]
+    assert tok.encode_batch(big, workers=2) == [
+        tok.encode(t) for t in big
+    ] and shared == [1]
+    assert tok.encode_batch(mid, workers=2) == [
+        tok.encode(t) for t in mid
+    ] and shared == [1, 1]
     tok.close()
 
 

@@ -4,6 +4,7 @@ The chapters display source with ``bpe.book.show``; its plain-text form is store
 the executed notebooks (and re-checked against a fresh run by nbval), so finding a
 definition's current source there means a chapter shows it, and shows it as it is.
 """
+
 import functools
 import importlib
 import inspect
@@ -43,8 +44,20 @@ def core_definitions():
             if inspect.isclass(obj_def):
                 for member, value in vars(obj_def).items():
                     if inspect.isfunction(value) or isinstance(
-                            value, (property, classmethod, staticmethod, functools.cached_property)):
-                        found.append((f"{module_name}.{name}.{member}", getattr(value, "__func__", value)))
+                        value,
+                        (
+                            property,
+                            classmethod,
+                            staticmethod,
+                            functools.cached_property,
+                        ),
+                    ):
+                        found.append(
+                            (
+                                f"{module_name}.{name}.{member}",
+                                getattr(value, "__func__", value),
+                            )
+                        )
     return found
 
 
@@ -53,10 +66,16 @@ SHOWN = shown_text()
 
 def test_the_core_is_found():
     names = {name for name, _ in core_definitions()}
-    assert {"bpe.train.train", "bpe.tokenizer.Tokenizer.encode", "bpe.files.save_files"} <= names
+    assert {
+        "bpe.train.train",
+        "bpe.tokenizer.Tokenizer.encode",
+        "bpe.files.save_files",
+    } <= names
 
 
-@pytest.mark.parametrize("name,obj", [pytest.param(name, obj, id=name) for name, obj in core_definitions()])
+@pytest.mark.parametrize(
+    "name,obj", [pytest.param(name, obj, id=name) for name, obj in core_definitions()]
+)
 def test_shown_in_a_chapter(name, obj):
     if inspect.isclass(definition(obj)):
         # A class counts as shown when each of its members is shown (checked one by one).

@@ -1,4 +1,5 @@
 """The bpe command line: train, encode, decode, and one-line errors."""
+
 import subprocess
 import sys
 
@@ -13,18 +14,43 @@ EOT = "<|endoftext|>"
 @pytest.fixture()
 def corpus(tmp_path):
     path = tmp_path / "corpus.txt"
-    words = " ".join(f"w{i % 97}x{i % 13}" for i in range(3000))  # enough distinct pairs for 43 merges
-    path.write_text(words + EOT + ("the lowest widest fox" + EOT + "newest lower café 🙃\n") * 50, encoding="utf-8")
+    words = " ".join(
+        f"w{i % 97}x{i % 13}" for i in range(3000)
+    )  # enough distinct pairs for 43 merges
+    path.write_text(
+        words + EOT + ("the lowest widest fox" + EOT + "newest lower café 🙃\n") * 50,
+        encoding="utf-8",
+    )
     return path
 
 
 def test_train_encode_decode_round_trip(tmp_path, corpus, capsys):
     out = tmp_path / "tok"
-    assert main(["train", str(corpus), "--vocab-size", "300", "--special", EOT, "--out", str(out), "--quiet",
-                 "--workers", "2"]) == 0
+    assert (
+        main(
+            [
+                "train",
+                str(corpus),
+                "--vocab-size",
+                "300",
+                "--special",
+                EOT,
+                "--out",
+                str(out),
+                "--quiet",
+                "--workers",
+                "2",
+            ]
+        )
+        == 0
+    )
     report = capsys.readouterr().out
     assert "pre-tokenize" in report and "vocabulary 300" in report
-    assert sorted(p.name for p in out.iterdir()) == ["merges.txt", "special_tokens.json", "vocab.json"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "merges.txt",
+        "special_tokens.json",
+        "vocab.json",
+    ]
     assert not list(out.glob("*.tmp"))
 
     text = tmp_path / "in.txt"
@@ -49,19 +75,53 @@ def one_line_error(capsys, argv, *needles):
 
 def test_errors_are_one_line(tmp_path, corpus, capsys):
     out = str(tmp_path / "tok")
-    one_line_error(capsys, ["train", str(tmp_path / "nope.txt"), "--vocab-size", "300", "--out", out], "no such file")
+    one_line_error(
+        capsys,
+        ["train", str(tmp_path / "nope.txt"), "--vocab-size", "300", "--out", out],
+        "no such file",
+    )
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"abc\xffdef")
-    one_line_error(capsys, ["train", str(bad), "--vocab-size", "300", "--out", out, "--quiet"], "offset 3")
-    one_line_error(capsys, ["train", str(corpus), "--vocab-size", "10", "--out", out], "too small")
-    one_line_error(capsys, ["train", str(corpus), "--vocab-size", "300", "--special", "", "--out", out], "non-empty")
-    one_line_error(capsys, ["train", str(corpus), "--vocab-size", "300", "--workers", "0", "--out", out], "--workers")
-    one_line_error(capsys, ["encode", "--tokenizer", str(tmp_path / "none"), str(corpus)], "vocab.json")
+    one_line_error(
+        capsys,
+        ["train", str(bad), "--vocab-size", "300", "--out", out, "--quiet"],
+        "offset 3",
+    )
+    one_line_error(
+        capsys, ["train", str(corpus), "--vocab-size", "10", "--out", out], "too small"
+    )
+    one_line_error(
+        capsys,
+        ["train", str(corpus), "--vocab-size", "300", "--special", "", "--out", out],
+        "non-empty",
+    )
+    one_line_error(
+        capsys,
+        ["train", str(corpus), "--vocab-size", "300", "--workers", "0", "--out", out],
+        "--workers",
+    )
+    one_line_error(
+        capsys,
+        ["encode", "--tokenizer", str(tmp_path / "none"), str(corpus)],
+        "vocab.json",
+    )
 
 
 def test_decode_errors(tmp_path, corpus, capsys):
     out = tmp_path / "tok"
-    main(["train", str(corpus), "--vocab-size", "300", "--special", EOT, "--out", str(out), "--quiet"])
+    main(
+        [
+            "train",
+            str(corpus),
+            "--vocab-size",
+            "300",
+            "--special",
+            EOT,
+            "--out",
+            str(out),
+            "--quiet",
+        ]
+    )
     capsys.readouterr()
     ids = tmp_path / "ids.txt"
     ids.write_text("1 2 banana", encoding="utf-8")
@@ -75,46 +135,91 @@ def test_unknown_special_in_tokenizer_folder(tmp_path, corpus, capsys):
     main(["train", str(corpus), "--vocab-size", "300", "--out", str(out), "--quiet"])
     (out / "special_tokens.json").write_text('["<|unknown|>"]', encoding="utf-8")
     capsys.readouterr()
-    one_line_error(capsys, ["encode", "--tokenizer", str(out), str(corpus)], "<|unknown|>")
+    one_line_error(
+        capsys, ["encode", "--tokenizer", str(out), str(corpus)], "<|unknown|>"
+    )
 
 
 def test_console_script_is_installed(corpus):
-    result = subprocess.run([sys.executable, "-m", "bpe", "encode", "--help"], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "bpe", "encode", "--help"],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0 and "--tokenizer" in result.stdout
 
 
 def test_out_is_checked_before_any_work(tmp_path, corpus, capsys, monkeypatch):
     import bpe.scale.cli as cli
 
-    monkeypatch.setattr(cli, "train_file", lambda *a, **k: pytest.fail("trained before checking --out"))
+    monkeypatch.setattr(
+        cli, "train_file", lambda *a, **k: pytest.fail("trained before checking --out")
+    )
     a_file = tmp_path / "a_file"
     a_file.write_text("x")
-    one_line_error(capsys, ["train", str(corpus), "--vocab-size", "300", "--out", str(a_file)],
-                   "not a folder")
+    one_line_error(
+        capsys,
+        ["train", str(corpus), "--vocab-size", "300", "--out", str(a_file)],
+        "not a folder",
+    )
 
 
 def test_small_problems_get_one_clear_line(tmp_path, corpus, capsys):
     out = str(tmp_path / "tok")
-    one_line_error(capsys, ["train", str(tmp_path), "--vocab-size", "300", "--out", out],
-                   "is a directory")
+    one_line_error(
+        capsys,
+        ["train", str(tmp_path), "--vocab-size", "300", "--out", out],
+        "is a directory",
+    )
     empty = tmp_path / "empty.txt"
     empty.write_text("")
-    one_line_error(capsys, ["train", str(empty), "--vocab-size", "300", "--out", out], "empty")
+    one_line_error(
+        capsys, ["train", str(empty), "--vocab-size", "300", "--out", out], "empty"
+    )
     assert not (tmp_path / "tok").exists()
-    one_line_error(capsys, ["train", str(corpus), "--vocab-size", "lots", "--out", out],
-                   "--vocab-size")
+    one_line_error(
+        capsys,
+        ["train", str(corpus), "--vocab-size", "lots", "--out", out],
+        "--vocab-size",
+    )
     one_line_error(capsys, ["frobnicate"], "invalid choice")
-    main(["train", str(corpus), "--vocab-size", "300", "--special", EOT, "--out", out, "--quiet"])
+    main(
+        [
+            "train",
+            str(corpus),
+            "--vocab-size",
+            "300",
+            "--special",
+            EOT,
+            "--out",
+            out,
+            "--quiet",
+        ]
+    )
     (tmp_path / "tok" / "special_tokens.json").write_text("[oops", encoding="utf-8")
     capsys.readouterr()
-    one_line_error(capsys, ["encode", "--tokenizer", out, str(corpus)], "special_tokens.json")
+    one_line_error(
+        capsys, ["encode", "--tokenizer", out, str(corpus)], "special_tokens.json"
+    )
 
 
 def test_running_out_of_pairs_is_one_plain_sentence(tmp_path, capsys):
     small = tmp_path / "small.txt"
     small.write_text("ab ab ab", encoding="utf-8")
-    assert main(["train", str(small), "--vocab-size", "1000", "--out", str(tmp_path / "t"),
-                 "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "train",
+                str(small),
+                "--vocab-size",
+                "1000",
+                "--out",
+                str(tmp_path / "t"),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "ran out of pairs" in err[0] and "OutOfPairs" not in err[0]
 
@@ -122,14 +227,26 @@ def test_running_out_of_pairs_is_one_plain_sentence(tmp_path, capsys):
 def test_workers_are_capped_and_the_report_says_so(tmp_path, corpus, capsys):
     import os
 
-    main(["train", str(corpus), "--vocab-size", "300", "--workers", "1000", "--out",
-          str(tmp_path / "t"), "--quiet"])
+    main(
+        [
+            "train",
+            str(corpus),
+            "--vocab-size",
+            "300",
+            "--workers",
+            "1000",
+            "--out",
+            str(tmp_path / "t"),
+            "--quiet",
+        ]
+    )
     report = capsys.readouterr().out
     assert "(1000 asked)" in report and f"{min(os.cpu_count(), 2)} worker" in report
 
 
-def test_an_interrupted_save_leaves_the_old_tokenizer_and_exits_130(tmp_path, corpus, capsys,
-                                                                   monkeypatch):
+def test_an_interrupted_save_leaves_the_old_tokenizer_and_exits_130(
+    tmp_path, corpus, capsys, monkeypatch
+):
     from bpe.disk import atomic
 
     out = tmp_path / "tok"
@@ -138,30 +255,61 @@ def test_an_interrupted_save_leaves_the_old_tokenizer_and_exits_130(tmp_path, co
 
     def interrupted(*args):
         raise KeyboardInterrupt
+
     monkeypatch.setattr(atomic, "swap_in", interrupted)
     capsys.readouterr()
-    assert main(["train", str(corpus), "--vocab-size", "300", "--out", str(out), "--quiet"]) == 130
+    assert (
+        main(
+            ["train", str(corpus), "--vocab-size", "300", "--out", str(out), "--quiet"]
+        )
+        == 130
+    )
     assert capsys.readouterr().err.strip() == "bpe train: interrupted"
     assert bpe.Tokenizer.load(out) == old
 
 
 def test_encode_and_decode_stream_byte_for_byte(tmp_path, corpus):
     out = tmp_path / "tok"
-    main(["train", str(corpus), "--vocab-size", "300", "--special", EOT, "--out", str(out), "--quiet"])
+    main(
+        [
+            "train",
+            str(corpus),
+            "--vocab-size",
+            "300",
+            "--special",
+            EOT,
+            "--out",
+            str(out),
+            "--quiet",
+        ]
+    )
     text = ("café 🙃 line\r\n" * 3000 + "x" * 70_000 + " end" + EOT + "tail\n").encode()
-    encode = subprocess.run([sys.executable, "-m", "bpe", "encode", "--tokenizer", str(out)],
-                            input=text, capture_output=True, check=True)
-    assert encode.stdout.decode().split() == [str(i) for i in bpe.Tokenizer.load(out).encode(text.decode())]
-    decode = subprocess.run([sys.executable, "-m", "bpe", "decode", "--tokenizer", str(out)],
-                            input=encode.stdout, capture_output=True, check=True)
+    encode = subprocess.run(
+        [sys.executable, "-m", "bpe", "encode", "--tokenizer", str(out)],
+        input=text,
+        capture_output=True,
+        check=True,
+    )
+    assert encode.stdout.decode().split() == [
+        str(i) for i in bpe.Tokenizer.load(out).encode(text.decode())
+    ]
+    decode = subprocess.run(
+        [sys.executable, "-m", "bpe", "decode", "--tokenizer", str(out)],
+        input=encode.stdout,
+        capture_output=True,
+        check=True,
+    )
     assert decode.stdout == text
 
 
 def limited(megabytes):
     """A preexec_fn limiting a child's address space."""
+
     def limit():
         import resource
+
         resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+
     return limit
 
 
@@ -175,10 +323,18 @@ def test_a_pipeline_of_encode_and_decode_runs_in_bounded_memory(tmp_path, corpus
     main(["train", str(corpus), "--vocab-size", "300", "--out", str(out), "--quiet"])
     line = ("Once upon a time, there was a little boat. " * 20 + "\r\n").encode()
     command = [sys.executable, "-m", "bpe"]
-    encode = subprocess.Popen([*command, "encode", "--tokenizer", str(out)], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, preexec_fn=limited(200))
-    decode = subprocess.Popen([*command, "decode", "--tokenizer", str(out)], stdin=encode.stdout,
-                              stdout=subprocess.PIPE, preexec_fn=limited(200))
+    encode = subprocess.Popen(
+        [*command, "encode", "--tokenizer", str(out)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        preexec_fn=limited(200),
+    )
+    decode = subprocess.Popen(
+        [*command, "decode", "--tokenizer", str(out)],
+        stdin=encode.stdout,
+        stdout=subprocess.PIPE,
+        preexec_fn=limited(200),
+    )
     encode.stdout.close()
 
     def feed():
@@ -214,25 +370,48 @@ def processes_reading(path):
 
 
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
-def test_stopping_bpe_train_stops_its_workers_quietly(tmp_path, tinystories_train_text, how):
+def test_stopping_bpe_train_stops_its_workers_quietly(
+    tmp_path, tinystories_train_text, how
+):
     import signal
     import time
 
     big = tmp_path / "big.txt"
     big.write_text(tinystories_train_text * 8, encoding="utf-8")
     out = tmp_path / "tok"
-    child = subprocess.Popen([sys.executable, "-m", "bpe", "train", str(big), "--vocab-size", "5000",
-                              "--workers", "2", "--out", str(out), "--quiet"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "bpe",
+            "train",
+            str(big),
+            "--vocab-size",
+            "5000",
+            "--workers",
+            "2",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.time() + 30
-    while len(processes_reading(big)) < 2 and time.time() < deadline:  # the parent and a worker
+    while (
+        len(processes_reading(big)) < 2 and time.time() < deadline
+    ):  # the parent and a worker
         time.sleep(0.05)
     assert len(processes_reading(big)) >= 2, "no worker started"
     child.send_signal(getattr(signal, how))
-    _, err = child.communicate(timeout=20)  # stderr closes only when the workers are gone too
+    _, err = child.communicate(
+        timeout=20
+    )  # stderr closes only when the workers are gone too
     time.sleep(0.2)
     assert processes_reading(big) == []
     assert b"Traceback" not in err and b"BrokenPipe" not in err
     if how == "SIGTERM":
-        assert child.returncode == 143 and err.decode().strip() == "bpe train: interrupted"
+        assert (
+            child.returncode == 143 and err.decode().strip() == "bpe train: interrupted"
+        )
     assert not out.exists()

@@ -1,4 +1,5 @@
 """The data registry: mirror, cache, download and checksum failures."""
+
 import hashlib
 
 import pytest
@@ -11,7 +12,14 @@ NAME = "en-vi/tatoeba-test-v2021-08-07/tatoeba-test-v2021-08-07.eng"
 @pytest.fixture()
 def fake_entry(monkeypatch):
     content = b"hello\nworld\n"
-    entry = data.Entry(len(content), hashlib.sha256(content).hexdigest(), "owner/repo", "0" * 40, "x.txt", "MIT")
+    entry = data.Entry(
+        len(content),
+        hashlib.sha256(content).hexdigest(),
+        "owner/repo",
+        "0" * 40,
+        "x.txt",
+        "MIT",
+    )
     monkeypatch.setitem(data.REGISTRY, "test/x.txt", entry)
     return content
 
@@ -31,7 +39,9 @@ def test_corrupt_mirror_copy_is_refused(tmp_path, monkeypatch, fake_entry):
         data.path("test/x.txt")
 
 
-def test_cache_is_used_when_the_mirror_lacks_the_file(tmp_path, monkeypatch, fake_entry):
+def test_cache_is_used_when_the_mirror_lacks_the_file(
+    tmp_path, monkeypatch, fake_entry
+):
     monkeypatch.setenv(data.MIRROR_SETTING, str(tmp_path / "empty"))
     monkeypatch.setenv(data.CACHE_SETTING, str(tmp_path / "cache"))
     (tmp_path / "cache" / "test").mkdir(parents=True)
@@ -48,9 +58,12 @@ def test_download_fills_the_cache(tmp_path, monkeypatch, fake_entry):
         urls.append(url)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(fake_entry)
+
     monkeypatch.setattr(data, "download", fake_download)
     assert data.path("test/x.txt").read_bytes() == fake_entry
-    assert urls == ["https://raw.githubusercontent.com/owner/repo/" + "0" * 40 + "/x.txt"]
+    assert urls == [
+        "https://raw.githubusercontent.com/owner/repo/" + "0" * 40 + "/x.txt"
+    ]
 
 
 def test_a_bad_download_is_deleted(tmp_path, monkeypatch, fake_entry):
@@ -60,32 +73,41 @@ def test_a_bad_download_is_deleted(tmp_path, monkeypatch, fake_entry):
     def bad_download(url, target):
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(b"<html>rate limited</html>")
+
     monkeypatch.setattr(data, "download", bad_download)
     with pytest.raises(data.DataError, match="corrupt"):
         data.path("test/x.txt")
     assert not (tmp_path / "test" / "x.txt").exists()
 
 
-def test_missing_everywhere_names_the_file_and_the_setting(tmp_path, monkeypatch, fake_entry):
+def test_missing_everywhere_names_the_file_and_the_setting(
+    tmp_path, monkeypatch, fake_entry
+):
     monkeypatch.setenv(data.MIRROR_SETTING, str(tmp_path / "nowhere"))
     monkeypatch.setenv(data.CACHE_SETTING, str(tmp_path / "cache"))
 
     def offline(url, target):
         raise OSError("network is unreachable")
+
     monkeypatch.setattr(data, "download", offline)
     with pytest.raises(data.DataError) as error:
         data.path("test/x.txt")
     assert "test/x.txt" in str(error.value) and data.MIRROR_SETTING in str(error.value)
-    assert not list((tmp_path / "cache").rglob("*")) or all(p.is_dir() for p in (tmp_path / "cache").rglob("*"))
+    assert not list((tmp_path / "cache").rglob("*")) or all(
+        p.is_dir() for p in (tmp_path / "cache").rglob("*")
+    )
 
 
-def test_a_relative_mirror_says_where_it_was_read_from(tmp_path, monkeypatch, fake_entry):
+def test_a_relative_mirror_says_where_it_was_read_from(
+    tmp_path, monkeypatch, fake_entry
+):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv(data.MIRROR_SETTING, "../shared/data")
     monkeypatch.setenv(data.CACHE_SETTING, str(tmp_path / "cache"))
 
     def offline(url, target):
         raise OSError("network is unreachable")
+
     monkeypatch.setattr(data, "download", offline)
     with pytest.raises(data.DataError, match=f"read from {tmp_path}"):
         data.path("test/x.txt")
@@ -99,6 +121,7 @@ def test_unknown_name():
 def test_real_download_writes_through_a_temporary_file(tmp_path, monkeypatch):
     def refuse(url, timeout):
         raise OSError("offline")
+
     monkeypatch.setattr(data.urllib.request, "urlopen", refuse)
     with pytest.raises(OSError):
         data.download("https://example.invalid/x", tmp_path / "x.txt")

@@ -1,4 +1,5 @@
 """The merge explorer's JavaScript must learn exactly bpe.train's merges."""
+
 import json
 import shutil
 import subprocess
@@ -13,10 +14,16 @@ NODE = shutil.which("node")
 RUNNER = Path(__file__).with_name("explorer_node.js")
 
 CORPORA = {
-    "toy": (Path(__file__).resolve().parents[1] / "data" / "toy_corpus.txt").read_text(encoding="utf-8"),
-    "english": ("Once upon a time, there was a little boat. The boat liked to sail on the big blue sea. "
-                "One day, it's windy: the boat's sails flapped, and the boat went faster and faster!\n\n") * 3,
-    "vietnamese": "Xin chào thế giới! Hôm nay trời đẹp quá. Tôi đi học ở trường, còn bạn đi làm ở đâu? " * 4,
+    "toy": (Path(__file__).resolve().parents[1] / "data" / "toy_corpus.txt").read_text(
+        encoding="utf-8"
+    ),
+    "english": (
+        "Once upon a time, there was a little boat. The boat liked to sail on the big blue sea. "
+        "One day, it's windy: the boat's sails flapped, and the boat went faster and faster!\n\n"
+    )
+    * 3,
+    "vietnamese": "Xin chào thế giới! Hôm nay trời đẹp quá. Tôi đi học ở trường, còn bạn đi làm ở đâu? "
+    * 4,
     "emoji": "🙃🙂 emoji 🙃 again 🦊🦊🦊 fox 🙂🙃 " * 5,
     "digits": "12345678 1234 99 2026-11-30 3.14159 1,000,000 007 " * 6,
     "whitespace": "a  b\t\tc \n\n d\u00a0e\u2028f   \n" * 5,
@@ -25,8 +32,14 @@ CORPORA = {
 
 
 def node_merges(text, n):
-    result = subprocess.run([NODE, str(RUNNER)], input=json.dumps({"text": text, "merges": n}),
-                            capture_output=True, text=True, check=True, timeout=120)
+    result = subprocess.run(
+        [NODE, str(RUNNER)],
+        input=json.dumps({"text": text, "merges": n}),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
     return [(bytes(a), bytes(b)) for a, b in json.loads(result.stdout)]
 
 

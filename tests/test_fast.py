@@ -1,8 +1,10 @@
 """Differential tests: the indexed trainers must learn exactly the naive trainer's merges."""
+
 from collections import defaultdict
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bpe
 from bpe.scale.indexed import descending, merge_counting
@@ -27,7 +29,9 @@ def test_toy_corpus(toy_corpus):
     assert merges[0] == (b"s", b"t")
 
 
-@pytest.mark.parametrize("text", ["aaa", "aaaa", "aaaaa a aa", "abab abababab", "ab" * 50, "", " ", "\n\n\n"])
+@pytest.mark.parametrize(
+    "text", ["aaa", "aaaa", "aaaaa a aa", "abab abababab", "ab" * 50, "", " ", "\n\n\n"]
+)
 def test_overlapping_and_degenerate_rows(text):
     assert_same(text, 300)
 
@@ -38,7 +42,23 @@ def test_tokens_spelled_two_ways_share_one_symbol():
     assert_same(text, 280)
 
 
-words = st.sampled_from(["low", "lower", "newest", "widest", "aaa", "ab", "café", "牛", "🙃", "12", "!!", "  ", "\n"])
+words = st.sampled_from(
+    [
+        "low",
+        "lower",
+        "newest",
+        "widest",
+        "aaa",
+        "ab",
+        "café",
+        "牛",
+        "🙃",
+        "12",
+        "!!",
+        "  ",
+        "\n",
+    ]
+)
 
 
 @settings(max_examples=200)
@@ -54,14 +74,23 @@ def test_arbitrary_unicode(text, size):
 
 
 @settings(max_examples=100)
-@given(st.lists(st.one_of(st.text(alphabet="ab ", max_size=12), st.just(EOT), st.just("<|pad|>"))).map("".join),
-       st.integers(258, 300))
+@given(
+    st.lists(
+        st.one_of(
+            st.text(alphabet="ab ", max_size=12), st.just(EOT), st.just("<|pad|>")
+        )
+    ).map("".join),
+    st.integers(258, 300),
+)
 def test_with_specials(text, size):
     assert_same(text, size, [EOT, "<|pad|>"])
 
 
 @settings(max_examples=100)
-@given(st.text(alphabet="aab", max_size=30).map(lambda s: s + " " + s), st.integers(256, 300))
+@given(
+    st.text(alphabet="aab", max_size=30).map(lambda s: s + " " + s),
+    st.integers(256, 300),
+)
 def test_repeated_characters(text, size):
     assert_same(text, size)
 
@@ -71,7 +100,10 @@ def test_real_text(tinystories_train_text):
     assert_same(sample, 256 + 200, [EOT])
 
 
-@given(st.lists(st.sampled_from([1, 2, 3]), max_size=12), st.sampled_from([(1, 2), (2, 1), (1, 1), (2, 2)]))
+@given(
+    st.lists(st.sampled_from([1, 2, 3]), max_size=12),
+    st.sampled_from([(1, 2), (2, 1), (1, 1), (2, 2)]),
+)
 def test_merge_counting_matches_a_full_recount(word, pair):
     delta, created = defaultdict(int), []
     result = merge_counting(word, pair[0], pair[1], 9, 1, delta, created)

@@ -21,7 +21,16 @@ def test_save_then_load_gives_the_same_tokenizer(toy, tmp_path):
     vocab_path, merges_path, specials_path = toy.save(tmp_path / "toy")
     assert specials_path.read_text(encoding="utf-8") == '["<|endoftext|>"]\n'
     merges_text = merges_path.read_text(encoding="utf-8")
-    assert merges_text.splitlines()[1:] == ["s t", "e st", "o w", "l ow", "w est", "n e", "ne west", "Ġ newest"]
+    assert merges_text.splitlines()[1:] == [
+        "s t",
+        "e st",
+        "o w",
+        "l ow",
+        "w est",
+        "n e",
+        "ne west",
+        "Ġ newest",
+    ]
     assert json.loads(vocab_path.read_text(encoding="utf-8"))["Ġnewest"] == 263
     assert bpe.Tokenizer.from_files(vocab_path, merges_path, specials=[EOT]) == toy
     assert bpe.Tokenizer.load(tmp_path / "toy") == toy
@@ -31,7 +40,9 @@ def test_save_then_load_gives_the_same_tokenizer(toy, tmp_path):
 def test_loads_gpt2s_real_files():
     from bpe.interop.openai import shipped_path
 
-    tok = bpe.Tokenizer.from_files(shipped_path("encoder.json"), shipped_path("vocab.bpe"), specials=[EOT])
+    tok = bpe.Tokenizer.from_files(
+        shipped_path("encoder.json"), shipped_path("vocab.bpe"), specials=[EOT]
+    )
     assert len(tok.vocab) == 50257 and len(tok.merges) == 50000
     assert tok.special_id[EOT] == 50256
     gpt2 = bpe.interop.openai.get_encoding("gpt2")
@@ -51,17 +62,20 @@ def byte_vocab(extra=()):
     return json.dumps(entries)
 
 
-@pytest.mark.parametrize("vocab, merges, message", [
-    ("{not json", "", "not valid JSON"),
-    ("[1, 2]", "", "JSON object"),
-    ('{"a": 1, "a": 2}', "", "listed twice"),
-    ('{"a": 1, "b": 1}', "", "used twice"),
-    ('{"a": -3}', "", "non-negative"),
-    ('{"a b": 0}', "", "byte table"),
-    (byte_vocab(["ab"]), "#version: 0.2\na b\nab\n", "line 3"),
-    (byte_vocab(["ab"]), "a b\nb c\n", r"line 2: 'bc' is not in the vocabulary"),
-    (byte_vocab(["ab"]), "a  b\n", "line 1"),
-])
+@pytest.mark.parametrize(
+    "vocab, merges, message",
+    [
+        ("{not json", "", "not valid JSON"),
+        ("[1, 2]", "", "JSON object"),
+        ('{"a": 1, "a": 2}', "", "listed twice"),
+        ('{"a": 1, "b": 1}', "", "used twice"),
+        ('{"a": -3}', "", "non-negative"),
+        ('{"a b": 0}', "", "byte table"),
+        (byte_vocab(["ab"]), "#version: 0.2\na b\nab\n", "line 3"),
+        (byte_vocab(["ab"]), "a b\nb c\n", r"line 2: 'bc' is not in the vocabulary"),
+        (byte_vocab(["ab"]), "a  b\n", "line 1"),
+    ],
+)
 def test_malformed_files_name_the_problem(tmp_path, vocab, merges, message):
     with pytest.raises(ValueError, match=message):
         load_files(*write(tmp_path, vocab, merges))

@@ -1,27 +1,41 @@
 """Interoperability, proven by identical ids: tiktoken and Hugging Face tokenizers."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bpe
-from bpe.interop.ranks import read_tiktoken_file, split_by_ranks
 from bpe.interop.openai import get_encoding, shipped_path
+from bpe.interop.ranks import read_tiktoken_file, split_by_ranks
 
 EOT = "<|endoftext|>"
-SAMPLES = ["Hello world, it's 2026!", "Xin chào thế giới", "牛肉面很好吃。", "Привет, мир", "مرحبا بالعالم",
-           "🙃🙂 emoji 12345678", "  indented\n\tcode()\n\n\n", "naïve café", "I'LL BE THERE'S"]
+SAMPLES = [
+    "Hello world, it's 2026!",
+    "Xin chào thế giới",
+    "牛肉面很好吃。",
+    "Привет, мир",
+    "مرحبا بالعالم",
+    "🙃🙂 emoji 12345678",
+    "  indented\n\tcode()\n\n\n",
+    "naïve café",
+    "I'LL BE THERE'S",
+]
 
 
 @pytest.fixture(scope="module")
 def stories_tok(tinystories_train_text):
-    return bpe.Tokenizer(*bpe.train(tinystories_train_text[:400_000], 2000, [EOT], method="heap"), [EOT])
+    return bpe.Tokenizer(
+        *bpe.train(tinystories_train_text[:400_000], 2000, [EOT], method="heap"), [EOT]
+    )
 
 
 def test_gpt2_files_encode_like_tiktoken_on_the_heldout_stories():
     from bpe.book.corpora import tinystories_files
 
     text = tinystories_files()[1].read_text(encoding="utf-8")
-    tok = bpe.Tokenizer.from_files(shipped_path("encoder.json"), shipped_path("vocab.bpe"), [EOT])
+    tok = bpe.Tokenizer.from_files(
+        shipped_path("encoder.json"), shipped_path("vocab.bpe"), [EOT]
+    )
     assert tok.encode(text) == get_encoding("gpt2").encode(text, allowed_special="all")
 
 
@@ -37,7 +51,9 @@ _cache = {}
 
 def _gpt2_files():
     if "gpt2" not in _cache:
-        _cache["gpt2"] = bpe.Tokenizer.from_files(shipped_path("encoder.json"), shipped_path("vocab.bpe"), [EOT])
+        _cache["gpt2"] = bpe.Tokenizer.from_files(
+            shipped_path("encoder.json"), shipped_path("vocab.bpe"), [EOT]
+        )
     return _cache["gpt2"]
 
 
@@ -48,8 +64,11 @@ def test_to_tiktoken_is_exact(stories_tok, tinystories_train_text):
 
 
 @settings(max_examples=80)
-@given(st.text(alphabet="abc ", min_size=1, max_size=120), st.integers(257, 300),
-       st.lists(st.text(alphabet="abcd ", max_size=30), max_size=10))
+@given(
+    st.text(alphabet="abc ", min_size=1, max_size=120),
+    st.integers(257, 300),
+    st.lists(st.text(alphabet="abcd ", max_size=30), max_size=10),
+)
 def test_trained_vocabularies_never_disagree_with_tiktoken(corpus, size, probes):
     tok = bpe.Tokenizer(*bpe.train(corpus, size))
     enc = tok.to_tiktoken()
@@ -68,7 +87,9 @@ def test_a_hand_made_merge_list_can_disagree():
 
 
 def test_from_tiktoken_recovers_gpt2s_merges():
-    assert bpe.Tokenizer.from_tiktoken(get_encoding("gpt2")).merges == _gpt2_files().merges
+    assert (
+        bpe.Tokenizer.from_tiktoken(get_encoding("gpt2")).merges == _gpt2_files().merges
+    )
 
 
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
@@ -98,11 +119,17 @@ def test_huggingface_round_trip(stories_tok, tmp_path, tinystories_train_text):
     assert bpe.Tokenizer.from_huggingface(path) == stories_tok
 
 
-@pytest.mark.parametrize("content, message", [
-    ("{not json", "not a byte-level BPE"),
-    ('{"model": {"type": "WordPiece"}}', "expected 'BPE'"),
-    ('{"model": {"type": "BPE", "vocab": {}, "merges": []}}', "not a byte-level BPE"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("{not json", "not a byte-level BPE"),
+        ('{"model": {"type": "WordPiece"}}', "expected 'BPE'"),
+        (
+            '{"model": {"type": "BPE", "vocab": {}, "merges": []}}',
+            "not a byte-level BPE",
+        ),
+    ],
+)
 def test_malformed_tokenizer_json(tmp_path, content, message):
     path = tmp_path / "tokenizer.json"
     path.write_text(content, encoding="utf-8")
@@ -110,12 +137,15 @@ def test_malformed_tokenizer_json(tmp_path, content, message):
         bpe.Tokenizer.from_huggingface(path)
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"YQ== 0\nYg== x\n", "line 2"),
-    (b"YQ== 0\n!!!! 1\n", "line 2"),
-    (b"YQ== 0\nYQ== 1\n", "appears twice"),
-    (b"YQ==\n", "line 1"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"YQ== 0\nYg== x\n", "line 2"),
+        (b"YQ== 0\n!!!! 1\n", "line 2"),
+        (b"YQ== 0\nYQ== 1\n", "appears twice"),
+        (b"YQ==\n", "line 1"),
+    ],
+)
 def test_malformed_tiktoken_file(tmp_path, content, message):
     path = tmp_path / "x.tiktoken"
     path.write_bytes(content)
@@ -126,8 +156,11 @@ def test_malformed_tiktoken_file(tmp_path, content, message):
 def test_tiktoken_file_round_trip(tmp_path, toy):
     import base64
 
-    lines = [base64.b64encode(t) + b" " + str(i).encode() for t, i in sorted(toy.token_id.items(), key=lambda x: x[1])
-             if t != EOT.encode()]
+    lines = [
+        base64.b64encode(t) + b" " + str(i).encode()
+        for t, i in sorted(toy.token_id.items(), key=lambda x: x[1])
+        if t != EOT.encode()
+    ]
     path = tmp_path / "toy.tiktoken"
     path.write_bytes(b"\n".join(lines) + b"\n")
     assert read_tiktoken_file(path) == toy.to_tiktoken()._mergeable_ranks

@@ -1,4 +1,5 @@
 """The package's layers: a small core, no import cycles, and nothing needs the book's layer."""
+
 import ast
 import subprocess
 import sys
@@ -10,7 +11,14 @@ import bpe
 from bpe.scale.pipeline import train_file
 
 PACKAGE = Path(bpe.__file__).resolve().parent
-CORE = ["pretokenize.py", "train.py", "tokenizer.py", "files.py", "__init__.py", "__main__.py"]
+CORE = [
+    "pretokenize.py",
+    "train.py",
+    "tokenizer.py",
+    "files.py",
+    "__init__.py",
+    "__main__.py",
+]
 
 
 def module_name(path):
@@ -26,11 +34,19 @@ def imports_of(path):
         if isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1]
-                                + ([base] if base else []))
+                base = ".".join(
+                    package.split(".")[: len(package.split(".")) - node.level + 1]
+                    + ([base] if base else [])
+                )
             for alias in node.names:
-                found.add(f"{base}.{alias.name}" if (PACKAGE.parent / (
-                    f"{base}.{alias.name}".replace(".", "/") + ".py")).exists() else base)
+                found.add(
+                    f"{base}.{alias.name}"
+                    if (
+                        PACKAGE.parent
+                        / (f"{base}.{alias.name}".replace(".", "/") + ".py")
+                    ).exists()
+                    else base
+                )
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
     return {m for m in found if m == "bpe" or m.startswith("bpe.")}
@@ -66,34 +82,47 @@ def test_nothing_outside_the_book_imports_it():
 
 
 def test_training_encoding_and_saving_never_load_the_book(tmp_path):
-    code = ("import sys, bpe, bpe.scale.cli, bpe.scale.pipeline, bpe.interop.openai\n"
-            "t = bpe.Tokenizer(*bpe.train('low lower', 260))\n"
-            f"t.save({str(tmp_path / 'tok')!r}); bpe.Tokenizer.load({str(tmp_path / 'tok')!r})\n"
-            "print(sorted(m for m in sys.modules if m.startswith('bpe.book')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    code = (
+        "import sys, bpe, bpe.scale.cli, bpe.scale.pipeline, bpe.interop.openai\n"
+        "t = bpe.Tokenizer(*bpe.train('low lower', 260))\n"
+        f"t.save({str(tmp_path / 'tok')!r}); bpe.Tokenizer.load({str(tmp_path / 'tok')!r})\n"
+        "print(sorted(m for m in sys.modules if m.startswith('bpe.book')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == "[]"
 
 
 def test_the_core_is_small_and_import_bpe_gives_only_core_names():
-    lines = sum(len((PACKAGE / f).read_text(encoding="utf-8").splitlines()) for f in CORE)
+    lines = sum(
+        len((PACKAGE / f).read_text(encoding="utf-8").splitlines()) for f in CORE
+    )
     assert lines < 900, f"the core has grown to {lines} lines"
     core_modules = {f"bpe.{f[:-3]}" for f in CORE}
     for name in bpe.__all__:
-        assert getattr(getattr(bpe, name), "__module__", "bpe.pretokenize") in core_modules, name
+        assert (
+            getattr(getattr(bpe, name), "__module__", "bpe.pretokenize") in core_modules
+        ), name
 
 
 def test_train_file_checks_its_arguments_once_and_well(tmp_path, monkeypatch):
     path = tmp_path / "t.txt"
     path.write_text("low lower newest<|endoftext|>widest low", encoding="utf-8")
     vocab, merges, _ = train_file(path, 270, ["<|endoftext|>"], workers=1, pattern=None)
-    assert (vocab, merges) == bpe.train(path.read_text(encoding="utf-8"), 270, ["<|endoftext|>"],
-                                        pattern=None)
+    assert (vocab, merges) == bpe.train(
+        path.read_text(encoding="utf-8"), 270, ["<|endoftext|>"], pattern=None
+    )
     with pytest.raises(ValueError, match="positive integer"):
         train_file(path, 270, workers=-3)
     calls = []
-    original = sys.modules["bpe.pretokenize"].check_specials  # bpe.pretokenize is the function
+    original = sys.modules[
+        "bpe.pretokenize"
+    ].check_specials  # bpe.pretokenize is the function
     for module in [m for name, m in sys.modules.items() if name.startswith("bpe")]:
         if getattr(module, "check_specials", None) is original:
-            monkeypatch.setattr(module, "check_specials", lambda s: calls.append(1) or original(s))
+            monkeypatch.setattr(
+                module, "check_specials", lambda s: calls.append(1) or original(s)
+            )
     train_file(path, 270, ["<|endoftext|>"], workers=2)
     assert len(calls) == 1

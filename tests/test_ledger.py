@@ -11,16 +11,27 @@ def results(tmp_path, monkeypatch):
 
 
 def test_record_and_collect(results):
-    assert ledger.record("ch", {"pairs.distinct": 14, "fast.distinct": 7987}, "toy corpus") == 2
+    assert (
+        ledger.record("ch", {"pairs.distinct": 14, "fast.distinct": 7987}, "toy corpus")
+        == 2
+    )
     found = ledger.collect()
-    assert found["pairs.distinct"] == {"value": 14, "data": "toy corpus", "chapter": "ch"}
+    assert found["pairs.distinct"] == {
+        "value": 14,
+        "data": "toy corpus",
+        "chapter": "ch",
+    }
 
 
 def test_statuses(results):
     ledger.record("a", {"pairs.distinct": 14}, ledger.TOY)
     ledger.record("b", {"merge.eot_id": 265}, ledger.TOY)
-    ledger.record("c", {"fast.distinct": 7987, "fast.heap": "0.1 / 0.3 / 0.9"}, "book data")
-    ledger.record("d", {"stories.markers": "6,035", "utf8.unicode_characters": "1"}, "book data")
+    ledger.record(
+        "c", {"fast.distinct": 7987, "fast.heap": "0.1 / 0.3 / 0.9"}, "book data"
+    )
+    ledger.record(
+        "d", {"stories.markers": "6,035", "utf8.unicode_characters": "1"}, "book data"
+    )
     status = {r["figure"]: r["status"] for r in ledger.rows()}
     assert status[ARTICLE["pairs.distinct"].what] == "exact"
     assert status[ARTICLE["merge.eot_id"].what] == "DIFFERS on the same data"
@@ -28,7 +39,9 @@ def test_statuses(results):
     assert status[ARTICLE["fast.heap"].what] == "timing, this machine"
     assert status[ARTICLE["stories.markers"].what] == "article only (make article)"
     assert status[ARTICLE["utf8.unicode_characters"].what] == "cited"
-    assert status[ARTICLE["lang.gpt2"].what] == "article only (make article)"  # not recorded
+    assert (
+        status[ARTICLE["lang.gpt2"].what] == "article only (make article)"
+    )  # not recorded
     assert set(status.values()) <= set(ledger.STATUSES)
 
 

@@ -3,6 +3,7 @@
 The site's styles make 88 characters fit the text column at laptop width, and let longer
 output lines wrap; the browser test checks both on the built pages.
 """
+
 import json
 from pathlib import Path
 
@@ -22,5 +23,9 @@ def shown_code_lines(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_code_lines_fit(path):
-    long = [(i, len(line), line) for i, line in shown_code_lines(path) if len(line) > WIDTH]
-    assert not long, f"{path.name}: lines over {WIDTH} characters (cell, length, line): {long}"
+    long = [
+        (i, len(line), line) for i, line in shown_code_lines(path) if len(line) > WIDTH
+    ]
+    assert not long, (
+        f"{path.name}: lines over {WIDTH} characters (cell, length, line): {long}"
+    )

@@ -15,19 +15,27 @@ def test_gpt2_matches_the_article():
 
 
 def test_xin_chao_token_counts():
-    counts = {name: len(openai.get_encoding(name).encode("Xin chào thế giới"))
-              for name in openai.COMPARED}
+    counts = {
+        name: len(openai.get_encoding(name).encode("Xin chào thế giới"))
+        for name in openai.COMPARED
+    }
     assert counts == {"gpt2": 15, "cl100k_base": 9, "o200k_base": 5}
 
 
 def test_no_network_attempt(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a network connection was attempted")
+
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
     openai.get_encoding.cache_clear()
     for name in openai.NAMES:
-        assert openai.get_encoding(name).decode(openai.get_encoding(name).encode("hi there")) == "hi there"
+        assert (
+            openai.get_encoding(name).decode(
+                openai.get_encoding(name).encode("hi there")
+            )
+            == "hi there"
+        )
 
 
 def test_hashes_are_tiktokens_own():
@@ -35,15 +43,27 @@ def test_hashes_are_tiktokens_own():
 
     source = inspect.getsource(openai_public)
     for url, expected in [
-            ("cl100k_base.tiktoken", "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"),
-            ("r50k_base.tiktoken", "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930"),
-            ("p50k_base.tiktoken", "94b5ca7dff4d00767bc256fdd1b27e5b17361d7b8a5f968547f9f23eb70d2069")]:
+        (
+            "cl100k_base.tiktoken",
+            "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+        ),
+        (
+            "r50k_base.tiktoken",
+            "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930",
+        ),
+        (
+            "p50k_base.tiktoken",
+            "94b5ca7dff4d00767bc256fdd1b27e5b17361d7b8a5f968547f9f23eb70d2069",
+        ),
+    ]:
         assert expected in source
         assert openai.read_verified("https://x/" + url, expected)
 
 
 def test_r50k_and_p50k_are_gpt2s_vocabulary_and_p50k_adds_runs_of_spaces():
-    gpt2, r50k, p50k = (openai.get_encoding(n) for n in ("gpt2", "r50k_base", "p50k_base"))
+    gpt2, r50k, p50k = (
+        openai.get_encoding(n) for n in ("gpt2", "r50k_base", "p50k_base")
+    )
     assert r50k._mergeable_ranks == gpt2._mergeable_ranks
     assert (r50k.n_vocab, p50k.n_vocab) == (50257, 50281)
     code = "def f():\n        return  1\n"

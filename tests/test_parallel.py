@@ -1,8 +1,10 @@
 """Parallel, streaming pre-tokenization: the counts never depend on workers or block size."""
+
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bpe
 from bpe.scale import cuts, parallel
@@ -19,8 +21,23 @@ def write(tmp_path, text, name="corpus.txt"):
 
 def story_file(tmp_path, n=300, seed=0):
     rng = random.Random(seed)
-    words = ["low", "lower", "newest", "widest", "café", "牛", "🙃", "it's", "12", "!!", "\n", "  "]
-    stories = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 40))) for _ in range(n)]
+    words = [
+        "low",
+        "lower",
+        "newest",
+        "widest",
+        "café",
+        "牛",
+        "🙃",
+        "it's",
+        "12",
+        "!!",
+        "\n",
+        "  ",
+    ]
+    stories = [
+        " ".join(rng.choice(words) for _ in range(rng.randint(0, 40))) for _ in range(n)
+    ]
     text = EOT.join(stories)
     return write(tmp_path, text), text
 
@@ -28,7 +45,9 @@ def story_file(tmp_path, n=300, seed=0):
 @pytest.mark.parametrize("workers", [1, 2, 4, 8])
 def test_tables_equal_the_in_memory_count(tmp_path, workers):
     path, text = story_file(tmp_path)
-    assert pretokenize_file(path, [EOT], workers=workers) == bpe.pretokenize(text, [EOT])
+    assert pretokenize_file(path, [EOT], workers=workers) == bpe.pretokenize(
+        text, [EOT]
+    )
 
 
 def test_tiny_blocks_and_reads_give_the_same_table(tmp_path, monkeypatch):
@@ -37,17 +56,27 @@ def test_tiny_blocks_and_reads_give_the_same_table(tmp_path, monkeypatch):
     expected = bpe.pretokenize(text, [EOT])
     for workers in (1, 3):
         for block in (1, 7, 64):
-            strings = parallel.count_file(path, (EOT,), bpe.PAT, workers, block_size=block)[0]
+            strings = parallel.count_file(
+                path, (EOT,), bpe.PAT, workers, block_size=block
+            )[0]
             assert {bpe.to_bytes(s): n for s, n in strings.items()} == expected
 
 
 @settings(max_examples=60)
-@given(st.lists(st.one_of(st.text(max_size=15), st.just(EOT), st.just("\n"), st.just("a\nb")), max_size=30).map("".join),
-       st.integers(1, 4), st.integers(1, 40))
+@given(
+    st.lists(
+        st.one_of(st.text(max_size=15), st.just(EOT), st.just("\n"), st.just("a\nb")),
+        max_size=30,
+    ).map("".join),
+    st.integers(1, 4),
+    st.integers(1, 40),
+)
 def test_any_text_any_cut(tmp_path_factory, text, workers, block):
     path = write(tmp_path_factory.mktemp("h"), text)
     strings = parallel.count_file(path, (EOT,), bpe.PAT, workers, block_size=block)[0]
-    assert {bpe.to_bytes(s): n for s, n in strings.items()} == bpe.pretokenize(text, [EOT])
+    assert {bpe.to_bytes(s): n for s, n in strings.items()} == bpe.pretokenize(
+        text, [EOT]
+    )
 
 
 def test_without_specials_cuts_only_at_safe_newlines(tmp_path):
@@ -63,7 +92,9 @@ def test_without_a_pattern_boundaries_start_at_special_tokens(tmp_path):
     ranges = cuts.boundaries(path, 4, [EOT], pattern=None)
     assert ranges[0][0] == 0 and ranges[-1][1] == len(data)
     assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:]))
-    assert all(data[start:start + len(EOT)] == EOT.encode() for start, _ in ranges[1:])
+    assert all(
+        data[start : start + len(EOT)] == EOT.encode() for start, _ in ranges[1:]
+    )
 
 
 def test_with_gpt2s_pattern_crlf_and_single_lines_are_cut_too(tmp_path):
@@ -76,19 +107,30 @@ def test_with_gpt2s_pattern_crlf_and_single_lines_are_cut_too(tmp_path):
 
 
 OVERLAPPING = ["<|a|>", "Q<|a|>", "<|a|><|a|>", "a|>b"]
-parts = st.sampled_from(OVERLAPPING + ["Q", "<|", "|>", "a", " did", "\r\n", "\n", "12", "x y", "'s", "é"])
+parts = st.sampled_from(
+    OVERLAPPING + ["Q", "<|", "|>", "a", " did", "\r\n", "\n", "12", "x y", "'s", "é"]
+)
 
 
 @settings(max_examples=150)
-@given(st.lists(parts, max_size=60).map("".join), st.integers(1, 3), st.sampled_from([3, 7, 16, 64]),
-       st.lists(st.sampled_from(OVERLAPPING), min_size=1, max_size=4, unique=True))
-def test_nested_and_overlapping_specials_never_change_the_counts(tmp_path_factory, text, workers,
-                                                                 block, specials):
+@given(
+    st.lists(parts, max_size=60).map("".join),
+    st.integers(1, 3),
+    st.sampled_from([3, 7, 16, 64]),
+    st.lists(st.sampled_from(OVERLAPPING), min_size=1, max_size=4, unique=True),
+)
+def test_nested_and_overlapping_specials_never_change_the_counts(
+    tmp_path_factory, text, workers, block, specials
+):
     path = write(tmp_path_factory.mktemp("o"), text)
     specials = tuple(specials)
     for pattern in (bpe.PAT, None):
-        strings = parallel.count_file(path, specials, pattern, workers, block_size=block)[0]
-        assert {bpe.to_bytes(s): n for s, n in strings.items()} == bpe.pretokenize(text, specials, pattern)
+        strings = parallel.count_file(
+            path, specials, pattern, workers, block_size=block
+        )[0]
+        assert {bpe.to_bytes(s): n for s, n in strings.items()} == bpe.pretokenize(
+            text, specials, pattern
+        )
 
 
 def test_the_issues_example_counts_the_same_at_every_block_and_worker_count(tmp_path):
@@ -97,8 +139,13 @@ def test_the_issues_example_counts_the_same_at_every_block_and_worker_count(tmp_
     expected = bpe.pretokenize(text, ["<|a|>", "Q<|a|>"])
     for workers in (1, 2, 3):
         for block in (16, 64, 1 << 10, 1 << 16, 1 << 20):
-            strings = parallel.count_file(path, ("<|a|>", "Q<|a|>"), bpe.PAT, workers, block_size=block)[0]
-            assert {bpe.to_bytes(s): n for s, n in strings.items()} == expected, (workers, block)
+            strings = parallel.count_file(
+                path, ("<|a|>", "Q<|a|>"), bpe.PAT, workers, block_size=block
+            )[0]
+            assert {bpe.to_bytes(s): n for s, n in strings.items()} == expected, (
+                workers,
+                block,
+            )
 
 
 def test_blocks_stay_bounded(tmp_path):
@@ -124,8 +171,16 @@ def test_train_file_equals_train(tmp_path):
     assert (vocab, merges) == bpe.train(text, 300, [EOT])
     assert report.distinct_pretokens == len(bpe.pretokenize(text, [EOT]))
     assert report.total_pretokens == sum(bpe.pretokenize(text, [EOT]).values())
-    assert report.merges == 300 - 257 and report.worker_peak_bytes > 0 and report.parent_peak_bytes > 0
-    assert "pre-tokenize" in str(report) and set(report.shares()) == {"pre-tokenize", "pick", "apply"}
+    assert (
+        report.merges == 300 - 257
+        and report.worker_peak_bytes > 0
+        and report.parent_peak_bytes > 0
+    )
+    assert "pre-tokenize" in str(report) and set(report.shares()) == {
+        "pre-tokenize",
+        "pick",
+        "apply",
+    }
 
 
 def test_train_file_stops_cleanly(tmp_path):

@@ -1,4 +1,5 @@
 """A tokenizer pickles, for any pattern and specials, and leaves its worker processes behind."""
+
 import multiprocessing
 import pickle
 
@@ -7,14 +8,22 @@ import pytest
 import bpe
 from bpe.interop.openai import get_encoding
 
-TEXTS = ["the lowest widest fox<|endoftext|>newest", "naïve café 🙃 Xin chào", "12345 ok\n\n"]
+TEXTS = [
+    "the lowest widest fox<|endoftext|>newest",
+    "naïve café 🙃 Xin chào",
+    "12345 ok\n\n",
+]
 
 
 def tokenizers(toy):
     gpt2 = bpe.Tokenizer.from_tiktoken(get_encoding("gpt2"))
     no_pattern = bpe.Tokenizer(*bpe.train("abc abc", 260, pattern=None), pattern=None)
-    other = bpe.Tokenizer(*bpe.train("x y z " * 5, 262, ["<|a|>", "<|b|>"], pattern=r"\S+|\s+"),
-                          ["<|a|>", "<|b|>"], pattern=r"\S+|\s+", cache_size=10)
+    other = bpe.Tokenizer(
+        *bpe.train("x y z " * 5, 262, ["<|a|>", "<|b|>"], pattern=r"\S+|\s+"),
+        ["<|a|>", "<|b|>"],
+        pattern=r"\S+|\s+",
+        cache_size=10,
+    )
     return [toy, gpt2, no_pattern, other]
 
 
@@ -24,7 +33,8 @@ def test_round_trip_gives_the_same_tokenizer_and_ids(toy):
         copy = pickle.loads(pickle.dumps(tok))
         assert copy == tok and copy.cache_size == tok.cache_size
         assert [copy.encode(t, disallowed_special=()) for t in TEXTS] == [
-            tok.encode(t, disallowed_special=()) for t in TEXTS]
+            tok.encode(t, disallowed_special=()) for t in TEXTS
+        ]
 
 
 def test_worker_processes_stay_behind(toy, monkeypatch):
@@ -49,7 +59,9 @@ def test_a_spawned_pool_gives_the_same_ids(toy):
     with context.Pool(2) as pool:
         for tok in toks:
             args = [(tok, t) for t in TEXTS]
-            assert pool.starmap(encode_with, args) == [encode_with(tok, t) for t in TEXTS]
+            assert pool.starmap(encode_with, args) == [
+                encode_with(tok, t) for t in TEXTS
+            ]
 
 
 @pytest.mark.parametrize("protocol", range(2, pickle.HIGHEST_PROTOCOL + 1))

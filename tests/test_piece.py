@@ -1,5 +1,7 @@
 """PieceEncoder (ids, in rounds) against encode_word (bytes): the same tokens for every piece."""
-from hypothesis import given, settings, strategies as st
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bpe
 from bpe.pretokenize import pretokens
@@ -8,7 +10,9 @@ from bpe.scale.piece import LONGEST_CACHED, PieceCache, PieceEncoder
 
 def plain(tok, piece):
     """The ids encode_word gives: the reference the fast encoder must match."""
-    return tuple(tok.token_id[t] for t in bpe.encode_word(bpe.to_bytes(piece), tok.rank))
+    return tuple(
+        tok.token_id[t] for t in bpe.encode_word(bpe.to_bytes(piece), tok.rank)
+    )
 
 
 def test_runs_merge_left_to_right_without_overlap():
@@ -64,8 +68,11 @@ def deep_table(text):
 
 
 @settings(max_examples=80)
-@given(st.text(alphabet="ab", min_size=1, max_size=40), st.integers(1, 400),
-       st.lists(st.text(alphabet="abc ", max_size=30), max_size=5))
+@given(
+    st.text(alphabet="ab", min_size=1, max_size=40),
+    st.integers(1, 400),
+    st.lists(st.text(alphabet="abc ", max_size=30), max_size=5),
+)
 def test_long_runs_and_many_pieces_at_once(seed, run, others):
     """Long runs of one or two letters, encoded together with other pieces, on deep merges."""
     tok = deep_table(seed * 3)
@@ -94,7 +101,9 @@ def test_the_cache_stays_bounded_and_skips_long_pieces(toy):
     encode = toy.encode_piece.all
     table = cache.table(["a", "b", "a"], encode)
     assert table is cache and set(cache) == {"a", "b"}
-    table = cache.table(["c", "d", "a"], encode)  # too many: this text's pieces replace it
+    table = cache.table(
+        ["c", "d", "a"], encode
+    )  # too many: this text's pieces replace it
     assert set(table) == {"a", "c", "d"} and len(cache) == 3
     long = "x" * (LONGEST_CACHED + 1)
     table = cache.table([long], encode)

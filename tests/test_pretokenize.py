@@ -2,7 +2,8 @@ from collections import Counter
 
 import pytest
 import regex
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bpe
 from bpe.pretokenize import pretokens
@@ -18,7 +19,16 @@ def test_toy_table_has_eight_rows_and_nineteen_occurrences(toy_corpus):
 
 def test_space_attaches_to_the_following_word():
     assert pretokens("low low") == ["low", " low"]
-    assert pretokens("it's 12 apples!!  ok\n") == ["it", "'s", " 12", " apples", "!!", " ", " ok", "\n"]
+    assert pretokens("it's 12 apples!!  ok\n") == [
+        "it",
+        "'s",
+        " 12",
+        " apples",
+        "!!",
+        " ",
+        " ok",
+        "\n",
+    ]
 
 
 def test_pattern_none_keeps_the_chunk_whole():
@@ -70,8 +80,12 @@ def test_pretokens_cover_the_text_exactly(text):
 def test_split_special_loses_nothing(text, specials):
     chunks = bpe.split_special(text, specials)
     assert "".join(chunks) == text
-    assert all(chunk in specials for chunk in chunks[1::2])  # specials sit at odd positions
-    assert not any(s in chunk for chunk in chunks[::2] for s in specials)  # and nowhere else
+    assert all(
+        chunk in specials for chunk in chunks[1::2]
+    )  # specials sit at odd positions
+    assert not any(
+        s in chunk for chunk in chunks[::2] for s in specials
+    )  # and nowhere else
 
 
 def test_pat_is_the_grouped_gpt2_pattern():
@@ -90,7 +104,10 @@ PATTERNS = openai_patterns()
 
 
 @settings(max_examples=1000)
-@given(st.sampled_from(PATTERNS), st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+@given(
+    st.sampled_from(PATTERNS),
+    st.text(alphabet=st.characters(max_codepoint=127), max_size=40),
+)
 def test_ascii_fast_path_finds_exactly_the_patterns_pieces(pattern, text):
     from bpe.scale.ascii_pattern import ascii_pattern
 
@@ -103,8 +120,19 @@ def test_ascii_fast_path_on_every_pair_and_on_contractions(pattern):
 
     fast = ascii_pattern(pattern)
     texts = [chr(a) + chr(b) for a in range(128) for b in range(128)]
-    texts += ["it's", "I'LL", "YOU'RE", " 'll  \t\n x", "a  \n\n b", "x\x1c y\x1f", "   ",
-              "\r\n\r\n", "12345678", "a/b/c\r\n", "ABCdef GHi's"]
+    texts += [
+        "it's",
+        "I'LL",
+        "YOU'RE",
+        " 'll  \t\n x",
+        "a  \n\n b",
+        "x\x1c y\x1f",
+        "   ",
+        "\r\n\r\n",
+        "12345678",
+        "a/b/c\r\n",
+        "ABCdef GHi's",
+    ]
     for text in texts:
         assert fast.findall(text) == regex.findall(pattern, text), repr(text)
 
@@ -113,7 +141,9 @@ def test_patterns_re_cannot_run_get_no_fast_path():
     from bpe.scale.ascii_pattern import ascii_pattern
 
     assert ascii_pattern(r"\X+") is None  # a grapheme cluster: regex only
-    assert ascii_pattern(r"[\p{M}]|a").findall("ab") == ["a"]  # no ASCII mark: an empty class
+    assert ascii_pattern(r"[\p{M}]|a").findall("ab") == [
+        "a"
+    ]  # no ASCII mark: an empty class
 
 
 @given(st.text())
@@ -125,8 +155,24 @@ def test_pretokens_use_the_fast_path_only_where_it_is_exact(text):
         assert pretokens(text) == regex.findall(bpe.PAT, text)
 
 
-lines_of = st.lists(st.sampled_from(["plain line.", "café 🙃", "  ", "\n", "\n\n", "\r\n", "x\n", "ünï\n",
-                                     "'s", "12 34", " \t"]), max_size=30).map("".join)
+lines_of = st.lists(
+    st.sampled_from(
+        [
+            "plain line.",
+            "café 🙃",
+            "  ",
+            "\n",
+            "\n\n",
+            "\r\n",
+            "x\n",
+            "ünï\n",
+            "'s",
+            "12 34",
+            " \t",
+        ]
+    ),
+    max_size=30,
+).map("".join)
 
 
 @settings(max_examples=300)

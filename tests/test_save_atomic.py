@@ -1,4 +1,5 @@
 """Saving never leaves a folder that will not load: interrupts at every step, SIGKILL, umask."""
+
 import os
 import signal
 import subprocess
@@ -15,14 +16,19 @@ EOT = "<|endoftext|>"
 
 @pytest.fixture()
 def old_and_new(toy):
-    new = bpe.Tokenizer(*bpe.train("a quite different text, with other words " * 5, 300))
+    new = bpe.Tokenizer(
+        *bpe.train("a quite different text, with other words " * 5, 300)
+    )
     return toy, new
 
 
 def leftovers(folder):
     """Temporary files or folders a save left beside or inside folder."""
-    return sorted(p.name for p in [*folder.parent.iterdir(), *folder.iterdir()]
-                  if p.name.startswith("."))
+    return sorted(
+        p.name
+        for p in [*folder.parent.iterdir(), *folder.iterdir()]
+        if p.name.startswith(".")
+    )
 
 
 class Interrupt:
@@ -41,12 +47,14 @@ class Interrupt:
             if self.calls == self.n:
                 raise KeyboardInterrupt(f"step {self.n}")
             return function(*args, **kwargs)
+
         return wrapped
 
 
 @pytest.mark.parametrize("can_exchange", [True, False])
 def test_an_interrupt_at_any_step_leaves_the_old_or_the_new_tokenizer(
-        tmp_path, monkeypatch, old_and_new, can_exchange):
+    tmp_path, monkeypatch, old_and_new, can_exchange
+):
     old, new = old_and_new
     folder = tmp_path / "tok"
     steps_seen = 0
@@ -117,8 +125,9 @@ def test_sigkill_while_saving_never_leaves_a_broken_folder(tmp_path):
     folder = tmp_path / "tok"
     seen = set()
     for delay in [0.001 * i for i in range(1, 30)]:
-        child = subprocess.Popen([sys.executable, "-c", SAVER, str(folder)],
-                                 stdout=subprocess.PIPE)
+        child = subprocess.Popen(
+            [sys.executable, "-c", SAVER, str(folder)], stdout=subprocess.PIPE
+        )
         sizes = set(map(int, child.stdout.readline().split()))  # printed once trained
         time.sleep(0.05 + delay)
         child.send_signal(signal.SIGKILL)

@@ -1,4 +1,5 @@
 """One setting, repository.url, drives the launch buttons and every chapter's bootstrap cell."""
+
 import importlib.util
 import json
 import os
@@ -13,8 +14,9 @@ ROOT = Path(__file__).resolve().parents[1]
 URL = site.repository_url(site.load_config(ROOT / "_config.yml"))
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "notebooks").glob("*.ipynb")),
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "notebooks").glob("*.ipynb")), ids=lambda p: p.name
+)
 def test_every_chapter_opens_with_the_bootstrap_cell(path):
     first = json.loads(path.read_text(encoding="utf-8"))["cells"][0]
     assert "".join(first["source"]) == site.bootstrap_source(URL)
@@ -27,8 +29,11 @@ def run_bootstrap(url, monkeypatch, bpe_installed):
     monkeypatch.setattr(os, "chdir", lambda path: calls.append(["chdir", path]))
     if not bpe_installed:
         real = importlib.util.find_spec
-        monkeypatch.setattr(importlib.util, "find_spec",
-                            lambda name, *a: None if name == "bpe" else real(name, *a))
+        monkeypatch.setattr(
+            importlib.util,
+            "find_spec",
+            lambda name, *a: None if name == "bpe" else real(name, *a),
+        )
     exec(compile(site.bootstrap_source(url), "bootstrap", "exec"), {})
     return calls
 
@@ -42,7 +47,10 @@ def test_without_bpe_it_installs_from_the_repository(monkeypatch):
     calls = run_bootstrap("https://github.com/someone/bpe-book", monkeypatch, False)
     assert calls[0][:3] == ["git", "clone", "--depth=1"]
     assert calls[0][3] == "https://github.com/someone/bpe-book"
-    assert calls[1][-1] == "./bpe-book[book]" and calls[2] == ["chdir", "bpe-book/notebooks"]
+    assert calls[1][-1] == "./bpe-book[book]" and calls[2] == [
+        "chdir",
+        "bpe-book/notebooks",
+    ]
 
 
 def test_without_bpe_or_a_repository_it_says_what_to_do(monkeypatch):

@@ -1,16 +1,34 @@
 """Streaming: encode_iterable equals encode on the whole text, in bounded memory; decode_stream."""
+
 import subprocess
 import sys
 import textwrap
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bpe
 from bpe.scale.stream import safe_end
 
 EOT = "<|endoftext|>"
-lines = st.lists(st.sampled_from(["low ", "lower\n", "\n", "  \n", "newest\n\n", EOT, "a\nb", " \t", "é", "🙃\n", "x"]),
-                 max_size=40)
+lines = st.lists(
+    st.sampled_from(
+        [
+            "low ",
+            "lower\n",
+            "\n",
+            "  \n",
+            "newest\n\n",
+            EOT,
+            "a\nb",
+            " \t",
+            "é",
+            "🙃\n",
+            "x",
+        ]
+    ),
+    max_size=40,
+)
 
 
 @given(lines)
@@ -23,8 +41,12 @@ def test_encode_iterable_on_any_pieces(toy, pieces):
     assert list(toy.encode_iterable(pieces)) == toy.encode("".join(pieces))
 
 
-@given(st.lists(st.sampled_from(["<|a|>", "Q<|a|>", "Q", "<|", "a|>", " x", "\r\n", "y'", "s"]),
-                max_size=30))
+@given(
+    st.lists(
+        st.sampled_from(["<|a|>", "Q<|a|>", "Q", "<|", "a|>", " x", "\r\n", "y'", "s"]),
+        max_size=30,
+    )
+)
 def test_overlapping_specials_and_cuts_in_a_stream(pieces):
     specials = ["<|a|>", "Q<|a|>"]
     tok = bpe.Tokenizer(*bpe.train("x y Q " * 3, 262, specials), specials)
@@ -37,7 +59,9 @@ def test_a_special_split_between_pieces_is_not_cut_inside(toy):
 
 
 def test_nested_specials_are_never_cut_inside():
-    vocab, merges = bpe.train("ab" + "<|e|>" + "<|e|><|e|>", 260, ["<|e|>", "<|e|><|e|>"])
+    vocab, merges = bpe.train(
+        "ab" + "<|e|>" + "<|e|><|e|>", 260, ["<|e|>", "<|e|><|e|>"]
+    )
     tok = bpe.Tokenizer(vocab, merges, ["<|e|>", "<|e|><|e|>"])
     pieces = ["x<|e|>", "<|e|>y"]
     assert list(tok.encode_iterable(pieces)) == tok.encode("".join(pieces))
@@ -96,7 +120,9 @@ def test_encode_iterable_memory_stays_bounded(tmp_path):
         print(count % 80 == 0, per_copy)
         print(hashlib.sha256(str(first[:per_copy]).encode()).hexdigest() == expected)
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     out = done.stdout.split("\n")
     assert out[0] == "limit effective"

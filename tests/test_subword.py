@@ -1,7 +1,14 @@
 """The other tokenizers of "Where this leads", and the units of "A finite vocabulary"."""
+
 import bpe
 from bpe.book.analysis import compression, exact_round_trips
-from bpe.book.subword import Bytes, settled, train_unigram, train_wordpiece, wordpiece_scores
+from bpe.book.subword import (
+    Bytes,
+    settled,
+    train_unigram,
+    train_wordpiece,
+    wordpiece_scores,
+)
 from bpe.book.units import unit_table, unseen_share, words
 
 EOT = "<|endoftext|>"
@@ -19,13 +26,29 @@ def test_unigram_round_trips_what_it_knows(tinystories_train_text):
     stories = tinystories_train_text.split(EOT)[:300]
     unigram = train_unigram(stories, 600)
     assert exact_round_trips(unigram, stories[:50]) == 50
-    assert compression(Bytes(), ["héllo"]) == {"bytes": 6, "tokens": 6, "bytes per token": 1.0}
+    assert compression(Bytes(), ["héllo"]) == {
+        "bytes": 6,
+        "tokens": 6,
+        "bytes per token": 1.0,
+    }
     assert Bytes().decode(Bytes().encode("🙃 ok")) == "🙃 ok"
 
 
 def test_settled_sorts_the_appended_characters():
-    hf_order = [["▁the", -3.0], ["Q", -9.0], ["B", -9.0001], ["Z", -9.0002], ["x", -9.0003]]
-    shuffled = [["▁the", -3.0], ["Z", -9.0], ["x", -9.0001], ["B", -9.0002], ["Q", -9.0003]]
+    hf_order = [
+        ["▁the", -3.0],
+        ["Q", -9.0],
+        ["B", -9.0001],
+        ["Z", -9.0002],
+        ["x", -9.0003],
+    ]
+    shuffled = [
+        ["▁the", -3.0],
+        ["Z", -9.0],
+        ["x", -9.0001],
+        ["B", -9.0002],
+        ["Q", -9.0003],
+    ]
     assert settled(hf_order) == settled(shuffled)
     assert [p for p, _ in settled(hf_order)] == ["▁the", "B", "Q", "Z", "x"]
 
@@ -44,5 +67,7 @@ def test_units(tinystories_train_text):
     rows = unit_table(stories[:100], stories[100:150], tok)
     assert rows["bytes"]["units in the vocabulary"] == 256
     assert rows["BPE tokens"]["held-out units never seen in training"] == 0
-    assert rows["characters"]["held-out length (units)"] == sum(map(len, stories[100:150]))
+    assert rows["characters"]["held-out length (units)"] == sum(
+        map(len, stories[100:150])
+    )
     assert 0 < unseen_share(stories[:10], stories[100:150]) < 1

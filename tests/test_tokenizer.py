@@ -1,5 +1,6 @@
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bpe
 from bpe.book.display import show_tokens
@@ -9,7 +10,9 @@ EOT = "<|endoftext|>"
 
 def test_encode_word_follows_rank_not_position(toy):
     steps = []
-    result = bpe.encode_word(bpe.to_bytes("lowest"), toy.rank, on_step=lambda t, c, p: steps.append(p))
+    result = bpe.encode_word(
+        bpe.to_bytes("lowest"), toy.rank, on_step=lambda t, c, p: steps.append(p)
+    )
     assert result == (b"low", b"est")
     assert steps == [(b"s", b"t"), (b"e", b"st"), (b"o", b"w"), (b"l", b"ow")]
 
@@ -79,7 +82,9 @@ def test_round_trip_on_any_text(text):
 @given(st.lists(st.one_of(st.text(max_size=20), st.just(EOT))))
 def test_round_trip_with_specials(pieces):
     text = "".join(pieces)
-    tok = bpe.Tokenizer(*bpe.train("low lower" + EOT + "newest", 270, specials=[EOT]), specials=[EOT])
+    tok = bpe.Tokenizer(
+        *bpe.train("low lower" + EOT + "newest", 270, specials=[EOT]), specials=[EOT]
+    )
     ids = tok.encode(text)
     assert tok.decode(ids) == text
     assert ids.count(tok.special_id[EOT]) == text.count(EOT)

@@ -1,4 +1,5 @@
 """tiktoken-style API: special-token rules, ordinary encoding, lookups, bad input."""
+
 import pytest
 
 import bpe
@@ -50,7 +51,10 @@ def test_non_string_text(toy, bad):
 
 def test_cache_does_not_change_results(toy_corpus):
     vocab, merges = bpe.train(toy_corpus, 265, [EOT])
-    cached, uncached = bpe.Tokenizer(vocab, merges, [EOT]), bpe.Tokenizer(vocab, merges, [EOT], cache_size=0)
+    cached, uncached = (
+        bpe.Tokenizer(vocab, merges, [EOT]),
+        bpe.Tokenizer(vocab, merges, [EOT], cache_size=0),
+    )
     text = toy_corpus * 3 + "the lowest widest fox"
     assert cached.encode(text) == uncached.encode(text) == cached.encode(text)
     assert len(cached.cache) > 0 and len(uncached.cache) == 0
@@ -59,7 +63,9 @@ def test_cache_does_not_change_results(toy_corpus):
 def test_cache_is_bounded(toy):
     tok = bpe.Tokenizer(toy.vocab, toy.merges, toy.specials, cache_size=4)
     text = " ".join(f"w{i}" for i in range(100))
-    assert tok.encode(text) == toy.encode(text) == tok.encode(text)  # still right after it starts afresh
+    assert (
+        tok.encode(text) == toy.encode(text) == tok.encode(text)
+    )  # still right after it starts afresh
     assert 0 < len(tok.cache) <= 4
 
 

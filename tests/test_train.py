@@ -1,7 +1,8 @@
 from collections import Counter
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import bpe
 from bpe.train import count_pairs, merge
@@ -30,7 +31,16 @@ def test_merge_is_left_to_right_without_overlap():
 
 def test_toy_merges_match_the_article(toy_corpus):
     vocab, merges = bpe.train(toy_corpus, 265, specials=[EOT])
-    assert [a + b for a, b in merges] == [b"st", b"est", b"ow", b"low", b"west", b"ne", b"newest", b" newest"]
+    assert [a + b for a, b in merges] == [
+        b"st",
+        b"est",
+        b"ow",
+        b"low",
+        b"west",
+        b"ne",
+        b"newest",
+        b" newest",
+    ]
     assert vocab[264] == EOT.encode()
     assert len(vocab) == 265
 
@@ -38,18 +48,31 @@ def test_toy_merges_match_the_article(toy_corpus):
 def test_tie_break_decides_between_equal_counts():
     # (a, b), (space, c) and (c, d) each occur once
     assert bpe.train("ab cd", 257)[1] == [(b"c", b"d")]  # the greater pair
-    assert bpe.train("ab cd", 257, tie_break=bpe.lowest_ids)[1] == [(b" ", b"c")]  # the smallest ids
+    assert bpe.train("ab cd", 257, tie_break=bpe.lowest_ids)[1] == [
+        (b" ", b"c")
+    ]  # the smallest ids
 
 
 def test_lowest_ids_rule_reproduces_the_lesson():
     text = "low lower lowest low low newer newest wider widest wide " * 20
     vocab, merges = bpe.train(text, 280, pattern=None, tie_break=bpe.lowest_ids)
-    assert [vocab[i] for i in range(256, 264)] == [b"lo", b"low", b" low", b" w", b"de", b"ide", b"st", b" wide"]
+    assert [vocab[i] for i in range(256, 264)] == [
+        b"lo",
+        b"low",
+        b" low",
+        b" w",
+        b"de",
+        b"ide",
+        b"st",
+        b" wide",
+    ]
 
 
 def test_on_merge_sees_the_counts_and_the_choice(toy_corpus):
     seen = []
-    bpe.train(toy_corpus, 258, on_merge=lambda pairs, best: seen.append((pairs[best], best)))
+    bpe.train(
+        toy_corpus, 258, on_merge=lambda pairs, best: seen.append((pairs[best], best))
+    )
     assert seen == [(9, (b"s", b"t")), (9, (b"e", b"st"))]
 
 
@@ -87,5 +110,9 @@ def test_vocab_is_bytes_plus_merges_plus_specials(text, size):
 @given(st.text(alphabet="ab ", max_size=40))
 def test_each_merge_takes_a_most_frequent_pair(text):
     counts = []
-    bpe.train(text, 270, on_merge=lambda pairs, best: counts.append(pairs[best] == max(pairs.values())))
+    bpe.train(
+        text,
+        270,
+        on_merge=lambda pairs, best: counts.append(pairs[best] == max(pairs.values())),
+    )
     assert all(counts)

@@ -1,4 +1,5 @@
 """The pre-tokenizer sees every code point as tiktoken does, so the ids are tiktoken's."""
+
 import pytest
 import regex
 
@@ -25,7 +26,7 @@ def every_code_point():
     """Each code point UTF-8 can encode, in contexts that join it to its neighbours."""
     points = [chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000]
     for start in range(0, len(points), 50_000):
-        block = points[start:start + 50_000]
+        block = points[start : start + 50_000]
         yield "".join(f"a{c}'{c}1{c} {c}{c}\u8733{c}A\n" for c in block)
 
 

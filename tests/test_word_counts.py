@@ -1,8 +1,10 @@
 """count_by_words (split at spaces, each distinct word pre-tokenized once) against
 count_strings (the pattern over all the text): the same counts, whatever the text."""
+
 from collections import Counter
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bpe.pretokenize import PAT, count_strings
 from bpe.scale import word_counts
@@ -23,9 +25,24 @@ def plain(documents, specials):
 
 
 @settings(max_examples=400)
-@given(st.lists(st.text(alphabet=ALPHABET, max_size=60) | st.sampled_from(
-    ["a  b", "a   b", "x\n \ny", " lead", "trail ", "<|e|> x", "x <|e|>", "a \u3000 b"]),
-    max_size=6))
+@given(
+    st.lists(
+        st.text(alphabet=ALPHABET, max_size=60)
+        | st.sampled_from(
+            [
+                "a  b",
+                "a   b",
+                "x\n \ny",
+                " lead",
+                "trail ",
+                "<|e|> x",
+                "x <|e|>",
+                "a \u3000 b",
+            ]
+        ),
+        max_size=6,
+    )
+)
 def test_same_counts_as_the_pattern_over_all_the_text(documents):
     assert count_by_words(documents, SPECIALS) == plain(documents, SPECIALS)
     assert count_by_words(documents, ()) == plain(documents, ())

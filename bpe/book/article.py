@@ -11,7 +11,8 @@ import argparse
 import os
 
 from ..interop.openai import COMPARED, get_encoding
-from ..pretokenize import ENDOFTEXT as EOT, PAT
+from ..pretokenize import ENDOFTEXT as EOT
+from ..pretokenize import PAT
 from ..scale.pipeline import train_file
 from ..tokenizer import Tokenizer
 from ..train import train
@@ -22,8 +23,9 @@ from .display import show_token
 def story_figures(tokenizer, merges, heldout, small=None):
     """The TinyStories section's figures. ``small`` is (vocab, merges) trained on less data."""
     gpt2 = get_encoding("gpt2")
-    ours, theirs = analysis.compression(tokenizer, heldout), analysis.compression(
-        gpt2, heldout
+    ours, theirs = (
+        analysis.compression(tokenizer, heldout),
+        analysis.compression(gpt2, heldout),
     )
     with_space, total = analysis.space_share(merges)
     lengths = analysis.length_histogram(merges)
@@ -75,8 +77,10 @@ def language_figures(pairs, costs, stories_key="tinystories"):
             f"{row['English tokens']:,} {row['Vietnamese tokens']:,} "
             f"{row['Vietnamese / English']:.2f}x"
         )
-        figures[f"lang.{key}_bpt"] = (f"{row['English bytes per token']:.2f} / "
-                                      f"{row['Vietnamese bytes per token']:.2f}")
+        figures[f"lang.{key}_bpt"] = (
+            f"{row['English bytes per token']:.2f} / "
+            f"{row['Vietnamese bytes per token']:.2f}"
+        )
     return figures
 
 
@@ -167,7 +171,9 @@ def main(argv=None):
     for key, value in figures.items():
         figure = ledger.ARTICLE[key]
         status = ledger.status(figure, {"value": value, "data": figure.data})
-        print(f"{figure.what}\n    article: {figure.value}\n    this run: {value}   ({status})")
+        print(
+            f"{figure.what}\n    article: {figure.value}\n    this run: {value}   ({status})"
+        )
     return figures
 
 

@@ -12,8 +12,11 @@ import os
 from pathlib import Path
 
 from ..disk.atomic import write_atomically
-from .article_figures import (ARTICLE, GPT2, LESSON, OPUS, SECTIONS, SOURCE,
-                              TOY, TS_1M, TS_TRAIN, TS_VALID, UNICODE, Figure)
+from .article_figures import (
+    ARTICLE,
+    SECTIONS,
+    Figure,
+)
 
 # the data the book computes on, where it is not the article's
 BOOK_STORIES = "book's stories, 4.9 MB"
@@ -25,9 +28,16 @@ NEWS_AND_STORIES = "NTREX-128 English and the book's held-out stories"
 
 def beside(figures, data):
     """Rows setting figures {key: value} computed on ``data`` beside the article's."""
-    return [{"figure": ARTICLE[key].what, "article": ARTICLE[key].value,
-             "article's data": ARTICLE[key].data, "book": value, "book's data": data}
-            for key, value in figures.items()]
+    return [
+        {
+            "figure": ARTICLE[key].what,
+            "article": ARTICLE[key].value,
+            "article's data": ARTICLE[key].data,
+            "book": value,
+            "book's data": data,
+        }
+        for key, value in figures.items()
+    ]
 
 
 def shown(*groups):
@@ -98,9 +108,9 @@ STATUSES = {
     "same value, different data": "a substitute, and the value agrees anyway",
     "timing, this machine": "seconds or memory, measured here on the book's data",
     "article only (make article)": "needs the article's own files; the book's nearest "
-                                   "figure is beside it where it has one",
+    "figure is beside it where it has one",
     "cited": "quoted by the article from a source; the book's nearest figure beside it "
-             "where it has one",
+    "where it has one",
 }
 
 
@@ -124,11 +134,16 @@ def rows():
     table = []
     for key, figure in ARTICLE.items():
         book = found.get(key)
-        table.append({
-            "section": SECTIONS[key.split(".")[0]], "kind": figure.kind,
-            "figure": figure.what,
-            "article": figure.value, "article's data": figure.data,
-            "book": None if book is None else book["value"],
-            "book's data": None if book is None else book["data"],
-            "status": status(figure, book)})
+        table.append(
+            {
+                "section": SECTIONS[key.split(".")[0]],
+                "kind": figure.kind,
+                "figure": figure.what,
+                "article": figure.value,
+                "article's data": figure.data,
+                "book": None if book is None else book["value"],
+                "book's data": None if book is None else book["data"],
+                "status": status(figure, book),
+            }
+        )
     return table

@@ -7,6 +7,7 @@ offline and even opened from disk: ``bpe.js`` (the JavaScript BPE shared with th
 merge explorer), ``playground.js`` (the page), and one file per vocabulary, each
 token's bytes in base64, in id order, which is also rank order.
 """
+
 from __future__ import annotations
 
 import base64
@@ -28,7 +29,9 @@ SCRIPTS = ("bpe.js", "playground.js")
 
 def stories_tokenizer() -> Tokenizer:
     """The book's 10,000-token vocabulary, trained on its TinyStories stories."""
-    vocab, merges, _ = train_file(tinystories_files()[0], 10_000, [ENDOFTEXT], workers=2)
+    vocab, merges, _ = train_file(
+        tinystories_files()[0], 10_000, [ENDOFTEXT], workers=2
+    )
     return Tokenizer(vocab, merges, [ENDOFTEXT])
 
 
@@ -38,8 +41,10 @@ def shipped(name: str, label: str, ranks: dict[bytes, int]) -> str:
     if [ranks[t] for t in by_id] != list(range(len(by_id))):
         raise ValueError(f"{name}: the ids are not 0..n-1 in rank order")
     tokens = [base64.b64encode(t).decode("ascii") for t in by_id]
-    data = json.dumps({"name": name, "label": label, "pattern": PAT, "tokens": tokens},
-                      separators=(",", ":"))
+    data = json.dumps(
+        {"name": name, "label": label, "pattern": PAT, "tokens": tokens},
+        separators=(",", ":"),
+    )
     return f"(window.BPE_VOCABULARIES = window.BPE_VOCABULARIES || []).push({data});\n"
 
 
@@ -49,8 +54,11 @@ def vocabularies() -> dict[str, str]:
     # quantifiers; the pieces are the same, and tests/test_playground.py checks the ids).
     gpt2 = get_encoding("gpt2")
     return {
-        "tinystories.js": shipped("tinystories", "this book's TinyStories (10,000)",
-                                  ranks_of(stories_tokenizer())),
+        "tinystories.js": shipped(
+            "tinystories",
+            "this book's TinyStories (10,000)",
+            ranks_of(stories_tokenizer()),
+        ),
         "gpt2.js": shipped("gpt2", "GPT-2 (50,257)", gpt2._mergeable_ranks),
     }
 

@@ -5,6 +5,7 @@ so 64 times the stories cost no disk); ``train_fresh`` trains on them in a new
 Python process, so that its peak memory is the training's own and not the
 notebook's; ``map_reduce_figure`` draws where each step of ``train_files`` runs.
 """
+
 from __future__ import annotations
 
 import json
@@ -46,13 +47,15 @@ def shard_links(path, times: int, folder) -> list[str]:
     return shards
 
 
-def train_fresh(sources: list[str], vocab_size: int, specials=(), workers: int = 2
-                ) -> dict:
+def train_fresh(
+    sources: list[str], vocab_size: int, specials=(), workers: int = 2
+) -> dict:
     """train_files in a new process: its time, phases, merges' digest and peaks."""
     args = json.dumps([sources, vocab_size, list(specials), workers])
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    done = subprocess.run([sys.executable, "-c", _RUN, args], capture_output=True,
-                          text=True, env=env)
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN, args], capture_output=True, text=True, env=env
+    )
     if done.returncode:
         raise RuntimeError(f"training failed:\n{done.stderr}")
     return json.loads(done.stdout)
@@ -68,12 +71,20 @@ def map_reduce_figure():
     ax.axis("off")
 
     def box(x, y, text, colour, width=1.5):
-        ax.text(x, y, text, ha="center", va="center", fontsize=8.5,
-                bbox=dict(boxstyle="round,pad=0.35", fc=colour, ec="#555555"))
+        ax.text(
+            x,
+            y,
+            text,
+            ha="center",
+            va="center",
+            fontsize=8.5,
+            bbox=dict(boxstyle="round,pad=0.35", fc=colour, ec="#555555"),
+        )
 
     def arrow(a, b):
-        ax.annotate("", xy=b, xytext=a,
-                    arrowprops=dict(arrowstyle="->", color="#555555", lw=1))
+        ax.annotate(
+            "", xy=b, xytext=a, arrowprops=dict(arrowstyle="->", color="#555555", lw=1)
+        )
 
     rows = [4.3, 3.2, 2.1, 1.0]
     for k, y in enumerate(rows):
@@ -87,13 +98,25 @@ def map_reduce_figure():
         arrow((4.35, y), (5.4, target))
     arrow((6.0, 3.75), (6.7, 2.8))
     arrow((6.0, 1.55), (6.7, 2.5))
-    box(8.75, 2.65, "learn the merges\n(on the client:\ndistinct pre-tokens\nonly)",
-        "#eadcf0")
+    box(
+        8.75,
+        2.65,
+        "learn the merges\n(on the client:\ndistinct pre-tokens\nonly)",
+        "#eadcf0",
+    )
     arrow((7.3, 2.65), (7.85, 2.65))
-    ax.text(3.4, 0.2, "on the cluster's workers: each reads its own part",
-            ha="center", fontsize=8, color="#444444")
+    ax.text(
+        3.4,
+        0.2,
+        "on the cluster's workers: each reads its own part",
+        ha="center",
+        fontsize=8,
+        color="#444444",
+    )
     ax.text(8.75, 0.2, "on one machine", ha="center", fontsize=8, color="#444444")
-    ax.set_title("train_files(..., client=client): counting is a map and a tree of "
-                 "sums; merging needs only the table")
+    ax.set_title(
+        "train_files(..., client=client): counting is a map and a tree of "
+        "sums; merging needs only the table"
+    )
     fig.tight_layout()
     return fig

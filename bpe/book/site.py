@@ -8,6 +8,7 @@ bootstrap cell explains how to install the package instead of fetching it.
     python -m bpe.book.site _config.yml _build/site_config.yml   # the config to build with
     python -m bpe.book.site --sync-notebooks                       # rewrite bootstrap cells
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 BOOTSTRAP_TAG = "remove-cell"  # run in Jupyter and Colab, never shown on the site
 
-BOOTSTRAP = '''\
+BOOTSTRAP = """\
 # Colab, Binder or any machine without the bpe package: fetch the book and install it.
 # Where bpe is installed (make book, make lab), this cell does nothing.
 import importlib.util
@@ -34,7 +35,7 @@ if importlib.util.find_spec("bpe") is None:
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "./bpe-book[book]"],
                    check=True)
     os.chdir("bpe-book/notebooks")  # the chapters read ../data
-    importlib.invalidate_caches()'''
+    importlib.invalidate_caches()"""
 
 
 def repository_url(config: dict) -> str:
@@ -49,7 +50,11 @@ def site_config(config: dict) -> dict:
         config.pop("repository", None)
         config.pop("launch_buttons", None)
         html = config.setdefault("html", {})
-        for button in ("use_repository_button", "use_issues_button", "use_edit_page_button"):
+        for button in (
+            "use_repository_button",
+            "use_issues_button",
+            "use_edit_page_button",
+        ):
             html[button] = False
     return config
 
@@ -75,17 +80,23 @@ def sync_notebooks(url: str, folder=ROOT / "notebooks") -> list[str]:
     for path in sorted(Path(folder).glob("*.ipynb")):
         notebook = json.loads(path.read_text(encoding="utf-8"))
         cells = notebook["cells"]
-        cell = {"cell_type": "code", "execution_count": None, "id": "bootstrap",
-                "metadata": {"tags": [BOOTSTRAP_TAG]}, "outputs": [],
-                "source": bootstrap_source(url).splitlines(keepends=True)}
+        cell = {
+            "cell_type": "code",
+            "execution_count": None,
+            "id": "bootstrap",
+            "metadata": {"tags": [BOOTSTRAP_TAG]},
+            "outputs": [],
+            "source": bootstrap_source(url).splitlines(keepends=True),
+        }
         if cells and cells[0].get("id") == "bootstrap":
             if cells[0] == cell:
                 continue
             cells[0] = cell
         else:
             cells.insert(0, cell)
-        path.write_text(json.dumps(notebook, ensure_ascii=False, indent=1) + "\n",
-                        encoding="utf-8")
+        path.write_text(
+            json.dumps(notebook, ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+        )
         changed.append(path.name)
     return changed
 
@@ -95,15 +106,22 @@ def main(argv=None) -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("config", nargs="?", default=str(ROOT / "_config.yml"))
-    parser.add_argument("out", nargs="?", help="where to write the config to build with")
-    parser.add_argument("--sync-notebooks", action="store_true",
-                        help="rewrite every chapter's bootstrap cell for the URL")
+    parser.add_argument(
+        "out", nargs="?", help="where to write the config to build with"
+    )
+    parser.add_argument(
+        "--sync-notebooks",
+        action="store_true",
+        help="rewrite every chapter's bootstrap cell for the URL",
+    )
     args = parser.parse_args(argv)
     config = load_config(args.config)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(yaml.safe_dump(site_config(config), sort_keys=False,
-                                                 allow_unicode=True), encoding="utf-8")
+        Path(args.out).write_text(
+            yaml.safe_dump(site_config(config), sort_keys=False, allow_unicode=True),
+            encoding="utf-8",
+        )
     if args.sync_notebooks:
         for name in sync_notebooks(repository_url(config)):
             print("updated", name)

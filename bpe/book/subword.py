@@ -7,6 +7,7 @@ and ``decode``, so ``analysis.compression`` and ``analysis.exact_round_trips``
 measure them like any tokenizer. ``wordpiece_scores`` shows, on a pre-token table,
 the score WordPiece ranks pairs by, beside BPE's raw count.
 """
+
 from __future__ import annotations
 
 import json
@@ -47,7 +48,7 @@ class Bytes:
 
 
 def continuation_symbols(texts: list[str]) -> list[str]:
-    """"##" + every character that can continue a word, sorted.
+    """ "##" + every character that can continue a word, sorted.
 
     The WordPiece trainer numbers these as it first meets them, in hash-map order,
     and breaks ties between pairs by those numbers; declaring them all up front, in
@@ -62,8 +63,9 @@ def train_wordpiece(texts: list[str], vocab_size: int) -> Pieces:
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
     symbols = ["[UNK]"] + continuation_symbols(texts)
-    trainer = trainers.WordPieceTrainer(vocab_size=vocab_size, special_tokens=symbols,
-                                        show_progress=False)
+    trainer = trainers.WordPieceTrainer(
+        vocab_size=vocab_size, special_tokens=symbols, show_progress=False
+    )
     tokenizer = Tokenizer(models.WordPiece(unk_token="[UNK]"))
     tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     tokenizer.train_from_iterator(texts, trainer)
@@ -78,8 +80,12 @@ def train_unigram(texts: list[str], vocab_size: int) -> Pieces:
     """The Unigram model as SentencePiece uses it: spaces kept as "▁" inside pieces."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
-    trainer = trainers.UnigramTrainer(vocab_size=vocab_size, special_tokens=["<unk>"],
-                                      unk_token="<unk>", show_progress=False)
+    trainer = trainers.UnigramTrainer(
+        vocab_size=vocab_size,
+        special_tokens=["<unk>"],
+        unk_token="<unk>",
+        show_progress=False,
+    )
     tokenizer = Tokenizer(models.Unigram())
     tokenizer.pre_tokenizer = pre_tokenizers.Metaspace()
     tokenizer.train_from_iterator(texts, trainer)
@@ -106,8 +112,11 @@ def settled(scored: list) -> list[tuple[str, float]]:
     """
     scored = [(piece, round(score, 9)) for piece, score in scored]
     low = min(score for _, score in scored)
-    bottom = [i for i, (piece, score) in enumerate(scored)
-              if len(piece) == 1 and score < low + LADDER]
+    bottom = [
+        i
+        for i, (piece, score) in enumerate(scored)
+        if len(piece) == 1 and score < low + LADDER
+    ]
     chars = sorted(scored[i][0] for i in bottom)
     scores = sorted((scored[i][1] for i in bottom), reverse=True)
     kept = [entry for i, entry in enumerate(scored) if i not in set(bottom)]
@@ -126,4 +135,6 @@ def wordpiece_scores(table: dict) -> dict[tuple[bytes, bytes], float]:
     for token, count in table.items():
         for part in token:
             parts[part] += count
-    return {(a, b): n / (parts[a] * parts[b]) for (a, b), n in count_pairs(table).items()}
+    return {
+        (a, b): n / (parts[a] * parts[b]) for (a, b), n in count_pairs(table).items()
+    }

@@ -6,6 +6,7 @@ many held-out units training never saw, and how long the held-out text becomes.
 ``analysis.py`` measures trained tokenizers; this module measures the units
 themselves.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -45,13 +46,20 @@ def unit_table(train_texts: list[str], heldout_texts: list[str], tokenizer) -> d
     heldout_bytes = sum(len(t.encode("utf-8")) for t in heldout_texts)
     rows = {}
     for name, split in splitters(tokenizer).items():
-        seen = Counter() if name == "BPE tokens" else Counter(
-            unit for text in train_texts for unit in split(text))
+        seen = (
+            Counter()
+            if name == "BPE tokens"
+            else Counter(unit for text in train_texts for unit in split(text))
+        )
         held = [unit for text in heldout_texts for unit in split(text)]
-        unseen = 0 if name in ("bytes", "BPE tokens") else sum(u not in seen for u in held)
+        unseen = (
+            0 if name in ("bytes", "BPE tokens") else sum(u not in seen for u in held)
+        )
         rows[name] = {
-            "units in the vocabulary": {"bytes": 256, "BPE tokens": len(tokenizer.vocab)}.get(
-                name, len(seen)),
+            "units in the vocabulary": {
+                "bytes": 256,
+                "BPE tokens": len(tokenizer.vocab),
+            }.get(name, len(seen)),
             "held-out units never seen in training": unseen,
             "share never seen": unseen / len(held),
             "held-out length (units)": len(held),
@@ -60,7 +68,9 @@ def unit_table(train_texts: list[str], heldout_texts: list[str], tokenizer) -> d
     return rows
 
 
-def unseen_share(train_texts: list[str], heldout_texts: list[str], split=words) -> float:
+def unseen_share(
+    train_texts: list[str], heldout_texts: list[str], split=words
+) -> float:
     """The share of held-out units (words, by default) that training never saw."""
     seen = {unit for text in train_texts for unit in split(text)}
     held = [unit for text in heldout_texts for unit in split(text)]

@@ -10,7 +10,12 @@ from collections import Counter
 
 SURROGATES = range(0xD800, 0xE000)  # reserved for UTF-16; UTF-8 cannot encode them
 CODE_POINTS = range(0x110000)  # Unicode's whole range, 0 to 0x10FFFF
-NOT_CHARACTERS = {"Cc", "Cn", "Co", "Cs"}  # controls, unassigned, private use, surrogates
+NOT_CHARACTERS = {
+    "Cc",
+    "Cn",
+    "Co",
+    "Cs",
+}  # controls, unassigned, private use, surrogates
 
 
 def unicode_characters() -> tuple[str, int]:
@@ -19,7 +24,9 @@ def unicode_characters() -> tuple[str, int]:
     Counted as the Unicode Standard counts its characters: graphic and format
     characters, not controls, private-use or surrogate code points.
     """
-    defined = sum(unicodedata.category(chr(cp)) not in NOT_CHARACTERS for cp in CODE_POINTS)
+    defined = sum(
+        unicodedata.category(chr(cp)) not in NOT_CHARACTERS for cp in CODE_POINTS
+    )
     return unicodedata.unidata_version, defined
 
 

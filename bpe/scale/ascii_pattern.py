@@ -6,6 +6,7 @@ Each Unicode class (``\\p{L}``, ``\\s``, ...) is spelled out as the ASCII charac
 that ``regex`` itself puts in it, so on ASCII text the two cannot disagree (the
 tests check it). A pattern ``re`` cannot compile gets no fast path.
 """
+
 from __future__ import annotations
 
 import functools
@@ -48,7 +49,7 @@ def ascii_pattern(pattern: str) -> re.Pattern | None:
             continue
         ch = pattern[i]
         if ch == "\\":
-            out.append(pattern[i:i + 2])
+            out.append(pattern[i : i + 2])
             i += 2
             continue
         if ch == "[" and not depth:
@@ -64,7 +65,7 @@ def ascii_pattern(pattern: str) -> re.Pattern | None:
             depth = 0
             if not "".join(out[body_start:]):  # its members were classes with no ASCII
                 negated = out[body_start - 1] == "[^"
-                out[body_start - 1:] = ["[\\x00-\\x7f]" if negated else "(?!)"]
+                out[body_start - 1 :] = ["[\\x00-\\x7f]" if negated else "(?!)"]
                 i += 1
                 continue
         out.append(ch)
@@ -80,8 +81,9 @@ def ascii_pattern(pattern: str) -> re.Pattern | None:
 LINES = re.compile(r"(?<=[!-~])(?=\n)")
 
 
-def ascii_first(pattern: str, slow: Callable[[str], list[str]],
-                by_lines: bool = False) -> Callable[[str], list[str]]:
+def ascii_first(
+    pattern: str, slow: Callable[[str], list[str]], by_lines: bool = False
+) -> Callable[[str], list[str]]:
     """A findall for pattern: its ASCII version on ASCII text, slow on the rest.
 
     With ``by_lines`` (only for GPT-2's pattern), a chunk that is not all ASCII is

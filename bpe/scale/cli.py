@@ -10,6 +10,7 @@ memory that does not grow with the text. Every problem is one line on stderr: ex
 code 2 for a bad command line, 1 for anything else, 130 after Ctrl-C and 143 after
 SIGTERM (in both cases, like any failure, an earlier tokenizer folder stays whole).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,22 +51,47 @@ def positive_int(text: str) -> int:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = Parser(prog="bpe", description="Byte-level BPE: train, encode, decode.")
     commands = parser.add_subparsers(dest="command", required=True)
-    train = commands.add_parser("train", help="learn a vocabulary from a UTF-8 text file")
-    train.add_argument("files", nargs="+", metavar="FILE",
-                       help="the training text: files, globs or fsspec URLs, text or Parquet")
-    train.add_argument("--vocab-size", type=int, required=True,
-                       help="entries in the vocabulary, specials included")
-    train.add_argument("--special", action="append", default=[], metavar="TOK",
-                       help="a special token (repeat for several)")
-    train.add_argument("--workers", type=positive_int, default=None,
-                       help="processes for pre-tokenizing (default and most: all cores)")
+    train = commands.add_parser(
+        "train", help="learn a vocabulary from a UTF-8 text file"
+    )
+    train.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="the training text: files, globs or fsspec URLs, text or Parquet",
+    )
+    train.add_argument(
+        "--vocab-size",
+        type=int,
+        required=True,
+        help="entries in the vocabulary, specials included",
+    )
+    train.add_argument(
+        "--special",
+        action="append",
+        default=[],
+        metavar="TOK",
+        help="a special token (repeat for several)",
+    )
+    train.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        help="processes for pre-tokenizing (default and most: all cores)",
+    )
     train.add_argument("--method", choices=METHODS, default="heap")
-    train.add_argument("--out", required=True, help="folder for vocab.json and merges.txt")
+    train.add_argument(
+        "--out", required=True, help="folder for vocab.json and merges.txt"
+    )
     train.add_argument("--quiet", action="store_true", help="no progress bars")
-    for name, what in [("encode", "text -> ids, one line of integers"),
-                       ("decode", "ids -> text")]:
+    for name, what in [
+        ("encode", "text -> ids, one line of integers"),
+        ("decode", "ids -> text"),
+    ]:
         sub = commands.add_parser(name, help=what)
-        sub.add_argument("--tokenizer", required=True, help="a folder written by bpe train")
+        sub.add_argument(
+            "--tokenizer", required=True, help="a folder written by bpe train"
+        )
         sub.add_argument("file", nargs="?", help="input file (default: standard input)")
     return parser.parse_args(argv)
 
@@ -86,16 +112,24 @@ def train(args) -> None:
     route = train_file if one_file else train_files  # a file, or shards (globs, URLs)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", OutOfPairs)
-        vocab, merges, report = route(args.files[0] if one_file else args.files,
-                                      args.vocab_size, args.special, args.workers,
-                                      args.method, progress=not args.quiet)
+        vocab, merges, report = route(
+            args.files[0] if one_file else args.files,
+            args.vocab_size,
+            args.special,
+            args.workers,
+            args.method,
+            progress=not args.quiet,
+        )
     Tokenizer(vocab, merges, args.special).save(args.out)
     print(report)
     print(f"wrote {args.out}")
     if any(issubclass(w.category, OutOfPairs) for w in caught):
-        print(f"bpe train: note: the text ran out of pairs to merge after {len(merges):,} "
-              f"merges, so the vocabulary has {len(vocab):,} entries, not "
-              f"{args.vocab_size:,}", file=sys.stderr)
+        print(
+            f"bpe train: note: the text ran out of pairs to merge after {len(merges):,} "
+            f"merges, so the vocabulary has {len(vocab):,} entries, not "
+            f"{args.vocab_size:,}",
+            file=sys.stderr,
+        )
 
 
 def text_pieces(stream, where: str):
@@ -107,13 +141,17 @@ def text_pieces(stream, where: str):
         try:
             yield decoder.decode(block)
         except UnicodeDecodeError as e:
-            raise ValueError(f"{where}: not UTF-8 (byte {e.object[e.start]:#04x} at "
-                             f"offset {start + e.start})") from None
+            raise ValueError(
+                f"{where}: not UTF-8 (byte {e.object[e.start]:#04x} at "
+                f"offset {start + e.start})"
+            ) from None
     try:
         decoder.decode(b"", final=True)
     except UnicodeDecodeError as e:
-        raise ValueError(f"{where}: not UTF-8 (the last character stops short at "
-                         f"offset {offset - len(e.object) + e.start})") from None
+        raise ValueError(
+            f"{where}: not UTF-8 (the last character stops short at "
+            f"offset {offset - len(e.object) + e.start})"
+        ) from None
 
 
 def parse_ids(pieces):
@@ -159,7 +197,9 @@ def run(args) -> None:
         return train(args)
     tokenizer = Tokenizer.load(args.tokenizer)
     where = args.file or "<stdin>"
-    with open(args.file, "rb") if args.file else nullcontext(sys.stdin.buffer) as source:
+    with (
+        open(args.file, "rb") if args.file else nullcontext(sys.stdin.buffer) as source
+    ):
         work = encode if args.command == "encode" else decode
         work(tokenizer, text_pieces(source, where), sys.stdout.buffer)
         sys.stdout.buffer.flush()
@@ -182,7 +222,9 @@ def main(argv: list[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, stop)
     try:
         run(args)
-    except BrokenPipeError:  # the reader went away (bpe encode big.txt | head): stop quietly
+    except (
+        BrokenPipeError
+    ):  # the reader went away (bpe encode big.txt | head): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except (ValueError, TypeError, OSError, KeyError) as error:

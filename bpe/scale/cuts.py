@@ -17,6 +17,7 @@ bytes (files) and str (streams). Two kinds of cut are safe:
 A file with no such place for a long stretch (one enormous word, say) is read on
 until one comes: memory grows with the longest stretch that cannot be cut.
 """
+
 from __future__ import annotations
 
 import functools
@@ -29,8 +30,10 @@ from ..pretokenize import PAT
 BLOCK = 1 << 20  # bytes a worker reads at a time
 _L, _D = "A-Za-z", "0-9"
 _O = "!-&(-/:-@\\[-`{-~"  # visible ASCII that is neither letter nor digit, apostrophe aside
-PAT_CUTS = (rf"(?<=[!-~])(?=[\t\n\x0b\x0c\r ])|(?<=[{_L}])(?=[{_D}'{_O}])"
-            rf"|(?<=[{_D}])(?=[{_L}'{_O}])|(?<=[{_O}])(?=[{_L}{_D}])")
+PAT_CUTS = (
+    rf"(?<=[!-~])(?=[\t\n\x0b\x0c\r ])|(?<=[{_L}])(?=[{_D}'{_O}])"
+    rf"|(?<=[{_D}])(?=[{_L}'{_O}])|(?<=[{_O}])(?=[{_L}{_D}])"
+)
 
 
 @functools.lru_cache(maxsize=8)
@@ -54,8 +57,12 @@ def covered(text, i: int, specials) -> bool:
 
 def open_end(text, specials) -> int:
     """Where a special token may begin that the text after it has not finished yet."""
-    starts = [len(text) - k for s in specials for k in range(1, len(s))
-              if text.endswith(s[:k])]
+    starts = [
+        len(text) - k
+        for s in specials
+        for k in range(1, len(s))
+        if text.endswith(s[:k])
+    ]
     return min(starts, default=len(text))
 
 
@@ -122,8 +129,14 @@ def next_cut(f, pos: int, end: int, specials, pattern: str | None) -> int:
     return end
 
 
-def boundaries(path, n: int, specials: tuple[str, ...] = (), pattern: str | None = PAT,
-               opener=open, size: int | None = None) -> list[tuple[int, int]]:
+def boundaries(
+    path,
+    n: int,
+    specials: tuple[str, ...] = (),
+    pattern: str | None = PAT,
+    opener=open,
+    size: int | None = None,
+) -> list[tuple[int, int]]:
     """n byte ranges covering the file, each cut moved forward to a safe place.
 
     ``opener(path, "rb")`` opens it (``open``, or ``fsspec.open`` for a URL).
@@ -131,14 +144,24 @@ def boundaries(path, n: int, specials: tuple[str, ...] = (), pattern: str | None
     specials = [s.encode("utf-8") for s in specials]
     size = os.path.getsize(path) if size is None else size
     with opener(path, "rb") as f:
-        cuts = [0, *(next_cut(f, size * i // n, size, specials, pattern)
-                     for i in range(1, n)), size]
+        cuts = [
+            0,
+            *(next_cut(f, size * i // n, size, specials, pattern) for i in range(1, n)),
+            size,
+        ]
     cuts = sorted(set(cuts))
     return list(zip(cuts, cuts[1:]))
 
 
-def blocks(path, start: int, end: int, specials, pattern: str | None = PAT,
-           block_size: int = BLOCK, opener=open):
+def blocks(
+    path,
+    start: int,
+    end: int,
+    specials,
+    pattern: str | None = PAT,
+    block_size: int = BLOCK,
+    opener=open,
+):
     """(offset, length, text) pieces of a byte range, about block_size each, cut safely."""
     encoded = [s.encode("utf-8") for s in specials]
     with opener(path, "rb") as f:
@@ -146,7 +169,9 @@ def blocks(path, start: int, end: int, specials, pattern: str | None = PAT,
         pending, offset = b"", start
         while offset + len(pending) < end:
             # Top the buffer up to block_size; grow it only while it holds no safe cut.
-            want = block_size - len(pending) if len(pending) < block_size else block_size
+            want = (
+                block_size - len(pending) if len(pending) < block_size else block_size
+            )
             pending += f.read(min(want, end - offset - len(pending)))
             cut = last_cut(pending, encoded, pattern)
             if cut is None:

@@ -153,9 +153,12 @@ class PairHeap:
                 heapq.heappush(self.heap, self.entry(pair, pairs[pair]))
 
 
-def indexed_merges(table: dict[tuple[bytes, ...], int], n_merges: int,
-                   use_heap: bool = True, progress: Callable | None = None
-                   ) -> tuple[list[tuple[bytes, bytes]], float, float]:
+def indexed_merges(
+    table: dict[tuple[bytes, ...], int],
+    n_merges: int,
+    use_heap: bool = True,
+    progress: Callable | None = None,
+) -> tuple[list[tuple[bytes, bytes]], float, float]:
     """Up to n_merges merges from a pre-token table: (merges, pick s, apply s)."""
     table = IndexedTable(table)
     heap = PairHeap(table) if use_heap else None

@@ -7,6 +7,7 @@ cuts fall where they cannot change a pre-token, so the counts never depend on th
 number of workers or the block size. Each block is counted word by word
 (``word_counts.py``), which gives count_strings's counts, faster.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -19,13 +20,22 @@ from .word_counts import count_by_words
 from .workers import die_with_parent, own_peak_bytes, reset_peak
 
 
-def count_range(path, start: int, end: int, specials: tuple[str, ...] = (),
-                pattern: str | None = PAT, block_size: int = BLOCK,
-                on_bytes=None, opener=open) -> Counter:
+def count_range(
+    path,
+    start: int,
+    end: int,
+    specials: tuple[str, ...] = (),
+    pattern: str | None = PAT,
+    block_size: int = BLOCK,
+    on_bytes=None,
+    opener=open,
+) -> Counter:
     """Count the pre-token strings of one byte range; ``on_bytes(n)`` hears of each block."""
+
     def texts():
-        for _, length, text in blocks(path, start, end, specials, pattern, block_size,
-                                      opener):
+        for _, length, text in blocks(
+            path, start, end, specials, pattern, block_size, opener
+        ):
             yield text
             if on_bytes:  # the block has been counted
                 on_bytes(length)
@@ -44,13 +54,20 @@ def _init_worker(queue):
 
 
 def _count_range_in_worker(args) -> tuple[Counter, int]:
-    counts = count_range(*args, on_bytes=_progress.put if _progress is not None else None)
+    counts = count_range(
+        *args, on_bytes=_progress.put if _progress is not None else None
+    )
     return counts, own_peak_bytes()
 
 
-def count_file(path, specials: tuple[str, ...] = (), pattern: str | None = PAT,
-               workers: int = 1, block_size: int = BLOCK,
-               on_bytes=None) -> tuple[Counter, int, int]:
+def count_file(
+    path,
+    specials: tuple[str, ...] = (),
+    pattern: str | None = PAT,
+    workers: int = 1,
+    block_size: int = BLOCK,
+    on_bytes=None,
+) -> tuple[Counter, int, int]:
     """(pre-token string counts over a file, largest helper's peak RSS, processes run).
 
     ``workers`` processes share the file, this one included, as everywhere in the
@@ -62,10 +79,14 @@ def count_file(path, specials: tuple[str, ...] = (), pattern: str | None = PAT,
     if len(ranges) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         counts = Counter()
         for a, b in ranges:
-            counts.update(count_range(path, a, b, specials, pattern, block_size, on_bytes))
+            counts.update(
+                count_range(path, a, b, specials, pattern, block_size, on_bytes)
+            )
         return counts, 0, 1
     ctx = multiprocessing.get_context("fork")
-    queue = ctx.Queue() if on_bytes else None  # only when someone is listening for progress
+    queue = (
+        ctx.Queue() if on_bytes else None
+    )  # only when someone is listening for progress
     tasks = [(path, a, b, specials, pattern, block_size) for a, b in ranges[1:]]
     with ctx.Pool(len(tasks), initializer=_init_worker, initargs=(queue,)) as pool:
         pending = pool.map_async(_count_range_in_worker, tasks)
@@ -76,7 +97,10 @@ def count_file(path, specials: tuple[str, ...] = (), pattern: str | None = PAT,
             drain(queue, on_bytes)
         results = pending.get()
     drain(queue, on_bytes)
-    for helper_counts, _ in results:  # in range order (the order cannot change the sums)
+    for (
+        helper_counts,
+        _,
+    ) in results:  # in range order (the order cannot change the sums)
         counts.update(helper_counts)
     return counts, max(peak for _, peak in results), len(ranges)
 

@@ -8,6 +8,7 @@ list, a separator between pieces, and ``merge_rounds`` applies the merges in
 rounds, one rank at a time, visiting only the places that hold the pair.
 ``PieceCache`` keeps what was encoded, so a word that comes back costs a lookup.
 """
+
 from __future__ import annotations
 
 from bisect import bisect_right
@@ -35,9 +36,15 @@ class PieceEncoder:
     def __init__(self, merges: list[tuple[bytes, bytes]], token_id: dict[bytes, int]):
         ids = token_id.__getitem__  # C loops throughout: this runs for every tokenizer
         self.byte_id = [token_id[bytes([b])] for b in range(256)]
-        self.pair_of = list(zip(map(ids, map(itemgetter(0), merges)),
-                                map(ids, map(itemgetter(1), merges))))  # rank -> pair
-        self.rank_of = dict(zip(self.pair_of, count())).get  # a repeated merge: its last
+        self.pair_of = list(
+            zip(
+                map(ids, map(itemgetter(0), merges)),
+                map(ids, map(itemgetter(1), merges)),
+            )
+        )  # rank -> pair
+        self.rank_of = dict(
+            zip(self.pair_of, count())
+        ).get  # a repeated merge: its last
         self.merged_id = list(map(ids, map(b"".join, merges)))  # rank -> new token
 
     def __call__(self, piece: str) -> tuple[int, ...]:
@@ -69,7 +76,7 @@ class PieceEncoder:
             new, i = merged_id[best], ranks.index(best)
             more = ranks.count(best) > 1
             while True:  # every place that holds the pair, left to right
-                ids[i:i + 2] = (new,)
+                ids[i : i + 2] = (new,)
                 del ranks[i]
                 if i:
                     ranks[i - 1] = rank_of((ids[i - 1], new), NEVER)
@@ -106,7 +113,7 @@ def merge_rounds(ids: list[int], rank_of, pair_of: list, merged_id: list) -> Non
     """
     n = len(ids)
     after = list(range(1, n + 1))  # the next live place (n: none)
-    before = [-1, 0, *after[:n - 1]]  # the previous live place (-1: none)
+    before = [-1, 0, *after[: n - 1]]  # the previous live place (-1: none)
     ids.append(BREAK)  # a guard at place n, so that after[p] always indexes ids
     ranks = list(map(rank_of, zip(ids, islice(ids, 1, n)), repeat(NEVER)))
     order = sorted(range(n - 1), key=ranks.__getitem__)  # by rank, then by place
@@ -132,7 +139,9 @@ def merge_rounds(ids: list[int], rank_of, pair_of: list, merged_id: list) -> Non
                     before[s] = p
                     merged.append(p)
         last = -1
-        for p in merged:  # file the new pairs, (left, p) and (p, right), for later rounds
+        for (
+            p
+        ) in merged:  # file the new pairs, (left, p) and (p, right), for later rounds
             left = before[p]
             if left >= 0 and left != last:  # (last, p) was filed as last's right pair
                 r = rank_of((ids[left], new))
@@ -169,16 +178,23 @@ class PieceCache(dict):
 
     def table(self, pieces: list[str], encode_all) -> dict[str, tuple[int, ...]]:
         """A dict holding every piece's ids: this cache, once encode_all has filled it in."""
-        new = list(filterfalse(self.__contains__, set(pieces)))  # set(...).difference(self)
-        if not new:  # would walk the whole cache, this subclass of dict not being a dict
+        new = list(
+            filterfalse(self.__contains__, set(pieces))
+        )  # set(...).difference(self)
+        if (
+            not new
+        ):  # would walk the whole cache, this subclass of dict not being a dict
             return self
         found = dict(zip(new, encode_all(new)))
-        if len(self) + len(found) <= self.maxsize and max(map(len, new)) <= LONGEST_CACHED:
+        if (
+            len(self) + len(found) <= self.maxsize
+            and max(map(len, new)) <= LONGEST_CACHED
+        ):
             self.update(found)
             return self
         # Too many for what is left of the cache: this text's pieces replace it.
         table = {p: self[p] for p in set(pieces).difference(found)} | found
         self.clear()
         kept = [(p, ids) for p, ids in table.items() if len(p) <= LONGEST_CACHED]
-        self.update(kept[:self.maxsize])
+        self.update(kept[: self.maxsize])
         return table

@@ -9,6 +9,7 @@ by Dask tasks that read their own part, with the counts added up in a tree.
 memory bounded by the distinct pre-tokens. Every route counts the same pre-tokens,
 so every route learns the same merges, where the client runs.
 """
+
 from __future__ import annotations
 
 import multiprocessing
@@ -40,13 +41,16 @@ def expand(sources: str | Iterable[str]) -> list[str]:
             raise IsADirectoryError(f"{source} is a directory, not a text file")
         if not files or not all(files.fs.isfile(f.path) for f in files):
             raise FileNotFoundError(f"no such file: {source}")
-        local = "file" in files.fs.protocol  # plain paths for local files, URLs otherwise
+        local = (
+            "file" in files.fs.protocol
+        )  # plain paths for local files, URLs otherwise
         found += [f.path if local else f.full_name for f in files]
     return sorted(set(found))
 
 
-def plan(files: list[str], workers: int, specials: tuple[str, ...], pattern: str | None
-         ) -> tuple[list[tuple], int]:
+def plan(
+    files: list[str], workers: int, specials: tuple[str, ...], pattern: str | None
+) -> tuple[list[tuple], int]:
     """The parts to count, ("text", url, start, end) or ("parquet", url, group); bytes."""
     sizes = {url: fsspec.core.url_to_fs(url)[0].size(url) for url in files}
     total, parts = sum(sizes.values()) or 1, []
@@ -64,8 +68,9 @@ def plan(files: list[str], workers: int, specials: tuple[str, ...], pattern: str
     return parts, sum(sizes.values())
 
 
-def count_part(part: tuple, specials: tuple[str, ...], pattern: str | None,
-               column: str) -> Counter:
+def count_part(
+    part: tuple, specials: tuple[str, ...], pattern: str | None, column: str
+) -> Counter:
     """Pre-token string counts of one part; it is read here, wherever this runs."""
     if part[0] == "text":
         _, url, start, end = part
@@ -87,8 +92,9 @@ def added(a: Counter, b: Counter) -> Counter:
 
 def count_on_dask(client, parts, specials, pattern, column) -> Counter:
     """Count the parts as Dask tasks, added up in a tree; retries are left to Dask."""
-    futures = client.map(count_part, parts, specials=specials, pattern=pattern,
-                         column=column)
+    futures = client.map(
+        count_part, parts, specials=specials, pattern=pattern, column=column
+    )
     while len(futures) > 1:
         odd = futures[-1:] if len(futures) % 2 else []
         pairs = zip(futures[::2], futures[1::2])
@@ -123,8 +129,9 @@ class Job:
         return count_part(part, self.specials, self.pattern, self.column)
 
 
-def count_locally(parts: Iterable, job: Job, workers: int, bar=None
-                  ) -> tuple[Counter, int]:
+def count_locally(
+    parts: Iterable, job: Job, workers: int, bar=None
+) -> tuple[Counter, int]:
     """(counts of parts, largest helper's peak memory), shared by this process and
     workers - 1 forked helpers.
 
@@ -165,29 +172,60 @@ def progress_bar(progress: bool, total: int | None, unit: str):
     if not progress:
         return None
     from tqdm.auto import tqdm
+
     return tqdm(total=total, unit=unit, desc="pre-tokenize")
 
 
-def finish(strings: Counter, started: float, vocab_size, specials, method, progress,
-           source, size, workers, asked, worker_peak=0):
+def finish(
+    strings: Counter,
+    started: float,
+    vocab_size,
+    specials,
+    method,
+    progress,
+    source,
+    size,
+    workers,
+    asked,
+    worker_peak=0,
+):
     """Learn the merges from the counts and write the report, as train_file does."""
     table = {to_bytes(s): n for s, n in strings.items()}
     counted = time.perf_counter() - started
-    vocab, merges, timings = learn_from_table(table, vocab_size, specials, method,
-                                              progress)
+    vocab, merges, timings = learn_from_table(
+        table, vocab_size, specials, method, progress
+    )
     report = TrainReport(
-        source=source, bytes=size, workers=workers, workers_asked=asked, method=method,
-        pretokenize_seconds=counted, pick_seconds=timings["pick"],
-        apply_seconds=timings["apply"], distinct_pretokens=len(table),
-        total_pretokens=sum(table.values()), merges=len(merges),
-        merges_wanted=vocab_size - 256 - len(specials), vocab_size=len(vocab),
-        parent_peak_bytes=own_peak_bytes(), worker_peak_bytes=worker_peak)
+        source=source,
+        bytes=size,
+        workers=workers,
+        workers_asked=asked,
+        method=method,
+        pretokenize_seconds=counted,
+        pick_seconds=timings["pick"],
+        apply_seconds=timings["apply"],
+        distinct_pretokens=len(table),
+        total_pretokens=sum(table.values()),
+        merges=len(merges),
+        merges_wanted=vocab_size - 256 - len(specials),
+        vocab_size=len(vocab),
+        parent_peak_bytes=own_peak_bytes(),
+        worker_peak_bytes=worker_peak,
+    )
     return vocab, merges, report
 
 
-def train_files(sources, vocab_size: int, specials=(), workers: int | None = None,
-                method: str = "heap", pattern: str | None = PAT, column: str = "text",
-                client=None, progress: bool = False):
+def train_files(
+    sources,
+    vocab_size: int,
+    specials=(),
+    workers: int | None = None,
+    method: str = "heap",
+    pattern: str | None = PAT,
+    column: str = "text",
+    client=None,
+    progress: bool = False,
+):
     """Train on shards: paths, globs or fsspec URLs of text or of Parquet (``column``).
 
     Returns (vocab, merges, TrainReport). With a ``dask.distributed`` client, the
@@ -209,14 +247,26 @@ def train_files(sources, vocab_size: int, specials=(), workers: int | None = Non
         parts, size = plan(files, workers, specials, pattern)
         bar = progress_bar(progress, len(parts), "part")
         try:
-            strings, peak = count_locally(parts, Job(specials, pattern, column), workers,
-                                          bar)
+            strings, peak = count_locally(
+                parts, Job(specials, pattern, column), workers, bar
+            )
         finally:
             bar and bar.close()
         workers = min(workers, len(parts)) or 1
     source = files[0].rsplit("/", 1)[-1] if len(files) == 1 else f"{len(files)} files"
-    return finish(strings, started, vocab_size, specials, method, progress, source,
-                  size, workers, asked, peak)
+    return finish(
+        strings,
+        started,
+        vocab_size,
+        specials,
+        method,
+        progress,
+        source,
+        size,
+        workers,
+        asked,
+        peak,
+    )
 
 
 def batches(texts: Iterable[str], size: int = BATCH):
@@ -232,9 +282,15 @@ def batches(texts: Iterable[str], size: int = BATCH):
         yield batch
 
 
-def train_iterator(texts: Iterable[str], vocab_size: int, specials=(),
-                   workers: int | None = 1, method: str = "heap",
-                   pattern: str | None = PAT, progress: bool = False):
+def train_iterator(
+    texts: Iterable[str],
+    vocab_size: int,
+    specials=(),
+    workers: int | None = 1,
+    method: str = "heap",
+    pattern: str | None = PAT,
+    progress: bool = False,
+):
     """Train on documents from any iterable of strings, held only as long as counted.
 
     Returns (vocab, merges, TrainReport). Each string is a document: no pre-token
@@ -257,5 +313,16 @@ def train_iterator(texts: Iterable[str], vocab_size: int, specials=(),
         strings, peak = count_locally(map(measured, batches(texts)), job, workers, bar)
     finally:
         bar and bar.close()
-    return finish(strings, started, vocab_size, specials, method, progress, "iterator",
-                  size[0], workers, asked, peak)
+    return finish(
+        strings,
+        started,
+        vocab_size,
+        specials,
+        method,
+        progress,
+        "iterator",
+        size[0],
+        workers,
+        asked,
+        peak,
+    )

@@ -12,6 +12,7 @@ the run before it, so such a chunk is counted the plain way. The counts are the 
 ``count_strings``'s (the tests compare them on Hypothesis text); only GPT-2's
 pattern takes this path.
 """
+
 from __future__ import annotations
 
 import re
@@ -29,8 +30,9 @@ FLUSH_WORDS = 1 << 16  # distinct words held before they are turned into pieces
 FLUSH_CHARS = 1 << 23  # or characters of text read: memory stays bounded
 
 
-def count_by_words(texts: Iterable[str], specials: tuple[str, ...],
-                   pattern: str | None = PAT) -> Counter[str]:
+def count_by_words(
+    texts: Iterable[str], specials: tuple[str, ...], pattern: str | None = PAT
+) -> Counter[str]:
     """The pre-token string counts of all texts together, as count_strings gives.
 
     >>> counts = count_by_words(["the cat, the hat<|e|>the end"], ("<|e|>",))

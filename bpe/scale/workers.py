@@ -29,10 +29,14 @@ def die_with_parent() -> None:
     pipe instead. The parent handles Ctrl-C and stops its workers itself.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, if it set one
+    signal.signal(
+        signal.SIGTERM, signal.SIG_DFL
+    )  # not the parent's handler, if it set one
     parent = os.getppid()
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+        ctypes.CDLL(None, use_errno=True).prctl(
+            1, signal.SIGTERM
+        )  # 1: PR_SET_PDEATHSIG
     except (AttributeError, OSError):
         return
     if os.getppid() != parent:  # the parent died before the call: too late to be told
@@ -169,9 +173,7 @@ class Workers:
 def _serve(ends, task_end, result_end, others):
     """A worker's life: for each batch, encode runs from the back till the ends meet."""
     die_with_parent()
-    for (
-        pipe
-    ) in (
+    for pipe in (
         others
     ):  # other workers' pipes: holding them open would hide their parent's exit
         pipe.close()

@@ -1,4 +1,5 @@
 """The built site, served on localhost, and a headless Chromium (Debian's) driven by Playwright."""
+
 import functools
 import http.server
 import shutil
@@ -9,14 +10,23 @@ import pytest
 
 SITE = Path(__file__).resolve().parents[2] / "_build" / "html"
 SHOTS = Path(__file__).resolve().parents[2] / "_build" / "screenshots"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture(scope="session")
 def site_url():
     if not (SITE / "index.html").is_file():
         pytest.fail(f"no built site at {SITE}: run `make book` first")
+
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):  # the tests report what matters; no request log
             pass
@@ -44,8 +54,14 @@ def browser():
 def page(browser, site_url):
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     # The site must work with no network at all: refuse every request that leaves localhost.
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(site_url)
-                  else route.abort())
+    context.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if route.request.url.startswith(site_url)
+            else route.abort()
+        ),
+    )
     page = context.new_page()
     yield page
     context.close()

@@ -1,5 +1,6 @@
 """Every built page in a real browser: no error output, no errors from the book's own code,
 a screenshot of each, and the merge explorer checked against bpe.train."""
+
 import re
 import warnings
 
@@ -12,15 +13,20 @@ from .conftest import SHOTS, SITE
 
 def book_pages():
     """The site's chapters and prose pages (not Sphinx's search and index pages)."""
-    pages = sorted(p.relative_to(SITE).as_posix() for p in SITE.rglob("*.html")
-                   if "_static" not in p.parts and "_sources" not in p.parts)
+    pages = sorted(
+        p.relative_to(SITE).as_posix()
+        for p in SITE.rglob("*.html")
+        if "_static" not in p.parts and "_sources" not in p.parts
+    )
     return [p for p in pages if p not in ("genindex.html", "search.html")]
 
 
 ERROR_OUTPUT = ".cell_output .output.traceback, .cell_output .output.error, .cell_output .output.stderr"
 
 
-OWN_CODE = "bpe-explorer.js"  # explorer.js names itself so (//# sourceURL), inline in the page
+OWN_CODE = (
+    "bpe-explorer.js"  # explorer.js names itself so (//# sourceURL), inline in the page
+)
 
 
 def errors_from_own_code(page):
@@ -29,9 +35,18 @@ def errors_from_own_code(page):
     The theme's scripts are not the book's code, and their messages are left alone.
     """
     found = []
-    page.on("pageerror", lambda error: OWN_CODE in (error.stack or "") and found.append(error.stack))
-    page.on("console", lambda msg: msg.type == "error" and OWN_CODE in msg.location.get("url", "")
-            and found.append(msg.text))
+    page.on(
+        "pageerror",
+        lambda error: OWN_CODE in (error.stack or "") and found.append(error.stack),
+    )
+    page.on(
+        "console",
+        lambda msg: (
+            msg.type == "error"
+            and OWN_CODE in msg.location.get("url", "")
+            and found.append(msg.text)
+        ),
+    )
     return found
 
 
@@ -45,7 +60,10 @@ def test_page_has_no_errors(page, site_url, path):
     assert page.locator(ERROR_OUTPUT).count() == 0, "a cell shows error output"
     assert not own, own
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / (path.replace("/", "__").replace(".html", ".png"))), full_page=True)
+    page.screenshot(
+        path=str(SHOTS / (path.replace("/", "__").replace(".html", ".png"))),
+        full_page=True,
+    )
 
 
 def test_math_renders_offline(page, site_url):
@@ -76,20 +94,31 @@ def test_merge_explorer_matches_bpe_train(page, site_url):
     ratio = explorer.locator(".bpe-ratio").inner_text()
     n_tokens = len(bpe.Tokenizer(*bpe.train(corpus, 256 + 3)).encode(corpus))
     assert re.match(rf"{n_tokens} tokens for {len(corpus.encode())} bytes", ratio)
-    assert "259 entries (256 bytes + 3 merges)" in explorer.locator(".bpe-vocab").inner_text()
+    assert (
+        "259 entries (256 bytes + 3 merges)"
+        in explorer.locator(".bpe-vocab").inner_text()
+    )
     steps = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        bpe.train(corpus, 256 + 4, on_merge=lambda pairs, best: steps.append((dict(pairs), best)))
+        bpe.train(
+            corpus,
+            256 + 4,
+            on_merge=lambda pairs, best: steps.append((dict(pairs), best)),
+        )
     pairs, best = steps[3]  # what the fourth merge is chosen from
     top = max(pairs.values())
     winner = explorer.locator(".bpe-pairs tr.bpe-winner").inner_text().split("\t")
     assert winner[:2] == [f"{show(best[0])} {show(best[1])}", str(top)]
     tied = sum(n == top for n in pairs.values())
     assert explorer.locator(".bpe-pairs tr.bpe-tie").count() == min(tied, 12) - 1
-    assert f"{len(pairs)} distinct pairs; {tied} share the top count" in explorer.locator(
-        ".bpe-ties").inner_text()
-    explorer.locator(".bpe-slider").fill("5")  # a range input: fill sets its value and fires "input"
+    assert (
+        f"{len(pairs)} distinct pairs; {tied} share the top count"
+        in explorer.locator(".bpe-ties").inner_text()
+    )
+    explorer.locator(".bpe-slider").fill(
+        "5"
+    )  # a range input: fill sets its value and fires "input"
     assert explorer.locator(".bpe-merges li").count() == 5
     explorer.locator(".bpe-reset").click()
     assert explorer.locator(".bpe-merges li").count() == 0
@@ -102,7 +131,9 @@ def test_explorer_draws_combining_marks_on_a_dotted_circle(page, site_url):
     """A token that starts with a combining mark (decomposed Vietnamese) gets a base to sit on."""
     page.goto(f"{site_url}/notebooks/04_counting_and_merging.html", wait_until="load")
     explorer = page.locator(".bpe-explorer").first
-    explorer.locator(".bpe-corpus").fill("the\u0302\u0301 the\u0302\u0301 the\u0302\u0301")
+    explorer.locator(".bpe-corpus").fill(
+        "the\u0302\u0301 the\u0302\u0301 the\u0302\u0301"
+    )
     explorer.locator(".bpe-reset").click()
     explorer.locator(".bpe-next").click()  # the first merge joins U+0302's two bytes
     tokens = explorer.locator(".bpe-token").all_inner_texts()
@@ -112,7 +143,8 @@ def test_explorer_draws_combining_marks_on_a_dotted_circle(page, site_url):
 def test_unicode_renders_with_real_fonts(page, site_url):
     """牛, 🙃 and Vietnamese letters must be drawn from a real font, not as the missing-glyph box."""
     page.goto(f"{site_url}/notebooks/02_bytes.html", wait_until="load")
-    drawn = page.evaluate("""(chars) => {
+    drawn = page.evaluate(
+        """(chars) => {
         const draw = (ch) => {
             const canvas = document.createElement("canvas");
             canvas.width = 64; canvas.height = 64;
@@ -123,13 +155,17 @@ def test_unicode_renders_with_real_fonts(page, site_url):
         };
         const missing = draw("\\u{10FFFD}");  // a private-use code point no font covers
         return chars.map((ch) => draw(ch) !== missing);
-    }""", ["牛", "🙃", "ế", "ờ"])
+    }""",
+        ["牛", "🙃", "ế", "ờ"],
+    )
     assert drawn == [True, True, True, True]
 
 
 def test_figures_fit_a_phone_screen(browser, site_url):
     """At phone width (390 px) every figure is scaled to fit, and stays large enough to read."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=2
+    )
     page = context.new_page()
     page.goto(f"{site_url}/notebooks/10_languages.html", wait_until="load")
     widths = page.evaluate("""() => Array.from(document.querySelectorAll(".cell_output img"),
@@ -161,7 +197,9 @@ CLIPPED = """() => {
 }"""
 
 
-@pytest.mark.parametrize("path", [p for p in book_pages() if p.startswith("notebooks/")])
+@pytest.mark.parametrize(
+    "path", [p for p in book_pages() if p.startswith("notebooks/")]
+)
 def test_no_line_is_clipped_at_laptop_width(browser, site_url, path):
     """At 1280 px, 88 characters fit a code cell, and no code, output or table scrolls."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
@@ -187,7 +225,9 @@ def test_launch_buttons_use_the_configured_repository_or_are_absent():
             links += [a.get("href", "") for a in header.select("a")]
     assert links, "no header buttons found: has the theme changed?"
     outside = [h for h in links if h.startswith("http")]
-    launch = [h for h in outside if "mybinder.org" in h or "colab.research.google.com" in h]
+    launch = [
+        h for h in outside if "mybinder.org" in h or "colab.research.google.com" in h
+    ]
     if not url:
         assert outside == [], outside
     else:
@@ -209,8 +249,9 @@ def test_playground_counts_what_the_package_counts(page, site_url):
         ids = encoder.encode_ordinary(text)
         column = page.locator(f'.bpe-playground-column[data-vocabulary="{name}"]')
         counts = column.locator(".bpe-playground-counts").inner_text()
-        assert counts.startswith(f"{len(ids)} tokens · {len(text.encode())} bytes · "
-                                 f"{len(text)} characters"), counts
+        assert counts.startswith(
+            f"{len(ids)} tokens · {len(text.encode())} bytes · {len(text)} characters"
+        ), counts
         first = column.locator(".bpe-playground-token").first
         assert first.get_attribute("data-id") == str(ids[0])
         assert first.inner_text() == show(encoder.decode_single_token_bytes(ids[0]))

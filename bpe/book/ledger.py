@@ -12,10 +12,19 @@ import os
 from pathlib import Path
 
 from ..disk.atomic import write_atomically
-from .article_figures import (
-    ARTICLE,
-    SECTIONS,
-    Figure,
+from .article_figures import ARTICLE, SECTIONS, Figure
+
+# The data labels, re-exported: the chapters write ledger.TOY, ledger.TS_VALID, ...
+from .article_figures import (  # noqa: F401
+    GPT2,
+    LESSON,
+    OPUS,
+    SOURCE,
+    TOY,
+    TS_1M,
+    TS_TRAIN,
+    TS_VALID,
+    UNICODE,
 )
 
 # the data the book computes on, where it is not the article's

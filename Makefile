@@ -70,7 +70,7 @@ bench: $(STAMP)
 
 # The article's own data, from the Hugging Face hub: needs the network (not part of `make test`).
 article: $(STAMP)
-	$(PYTHON) -m bpe.article $(ARTICLE_ARGS)
+	$(PYTHON) -m bpe.book.article $(ARTICLE_ARGS)
 
 clean:
 	rm -rf _build vendor/mathjax

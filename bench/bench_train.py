@@ -20,7 +20,7 @@ import regex
 
 import bpe
 from bpe.book.corpora import tinystories_files
-from bpe.scale import parallel
+from bpe.scale.pipeline import pretokenize_file
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE.parent / "_build" / "bench"
@@ -92,14 +92,14 @@ def pretokenize_throughput(path, repeats):
             raw2.append(statistics.mean(pool.map(_raw_findall, [0, 1])))
         for workers, out in ((1, ours1), (2, ours2)):
             t0 = time.perf_counter()
-            parallel.count_file(path, (EOT,), bpe.PAT, workers)
+            pretokenize_file(path, (EOT,), bpe.PAT, workers)
             out.append(size / (time.perf_counter() - t0) / workers)
     med = statistics.median
     return {
         "raw regex.findall, 1 process": med(raw1),
-        "bpe count_file, 1 worker": med(ours1),
+        "bpe pretokenize_file, 1 worker": med(ours1),
         "raw regex.findall, 2 processes at once, per process": med(raw2),
-        "bpe count_file, 2 workers, per worker": med(ours2),
+        "bpe pretokenize_file, 2 workers, per worker": med(ours2),
     }
 
 
@@ -170,11 +170,11 @@ def main():
     for name, value in throughput.items():
         print(f"{name:<52}{value:8.2f} MB/s")
     one = (
-        throughput["bpe count_file, 1 worker"]
+        throughput["bpe pretokenize_file, 1 worker"]
         / throughput["raw regex.findall, 1 process"]
     )
     two = (
-        throughput["bpe count_file, 2 workers, per worker"]
+        throughput["bpe pretokenize_file, 2 workers, per worker"]
         / throughput["raw regex.findall, 2 processes at once, per process"]
     )
     ratios["per-worker throughput / raw findall, 1 worker"] = one

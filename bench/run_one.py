@@ -44,7 +44,7 @@ def huggingface(path):
     from tokenizers import Regex, Tokenizer, models, pre_tokenizers, trainers
 
     import bpe
-    from bpe.scale.workers import own_peak_bytes
+    from bpe.scale.pool import own_peak_bytes
 
     t0 = time.perf_counter()
     tok = Tokenizer(models.BPE())
@@ -78,7 +78,7 @@ def rust(path):
     import rustbpe
 
     import bpe
-    from bpe.scale.workers import own_peak_bytes
+    from bpe.scale.pool import own_peak_bytes
 
     t0 = time.perf_counter()
     with open(path, encoding="utf-8") as f:

@@ -8,17 +8,24 @@
 
 The core, these top-level modules, is what the book teaches: ``pretokenize`` (the
 regex and special tokens), ``train`` (count pairs, merge, repeat), ``tokenizer``
-(encode by rank, decode) and ``files`` (GPT-2's vocab.json and merges.txt). Around
-it, in subpackages: ``scale`` (the same results, fast, on large inputs, and the
-``bpe`` command), ``interop`` (tiktoken, Hugging Face, OpenAI's encodings),
-``disk`` (atomic writes) and ``book`` (what only the book needs). ``import bpe``
-gives the core's names.
+(encode by rank, decode) and ``files`` (GPT-2's vocab.json and merges.txt). It
+imports no other part of the package. Around it, in subpackages: ``scale`` (the
+same results, fast, on large inputs, and the ``bpe`` command), ``interop``
+(tiktoken, Hugging Face, OpenAI's encodings), ``disk`` (atomic writes) and
+``book`` (what only the book needs).
+
+``bpe.train`` and ``bpe.Tokenizer`` are the core's, with the faster parts plugged
+in (``scale/training.py``, ``scale/tokenizer.py``): the same merges and ids, fast
+on large inputs. The core's own are ``bpe.train.train`` and
+``bpe.tokenizer.Tokenizer``, importable as ``from bpe.train import train``.
 """
 
 from .files import bytes_to_unicode
 from .pretokenize import ENDOFTEXT, PAT, pretokenize, pretokens, split_special, to_bytes
-from .tokenizer import Tokenizer, encode_word
-from .train import count_pairs, greater_pair, lowest_ids, merge, train
+from .scale.tokenizer import Tokenizer
+from .scale.training import train
+from .tokenizer import encode_word
+from .train import count_pairs, greater_pair, lowest_ids, merge
 
 __all__ = [
     "ENDOFTEXT",

@@ -8,9 +8,12 @@ belongs to the files only: ``tokenizer.py`` never sees those characters.
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
-from .disk.atomic import replace_folder, settle
+PathLike = str | os.PathLike  # a file or folder: a str or a Path (one alias for all)
 
 MERGES_HEADER = "#version: 0.2"  # GPT-2's first line; tiktoken's loader skips it
 NAMES = ("vocab.json", "merges.txt", "special_tokens.json")  # what save() writes
@@ -79,12 +82,12 @@ def decode_utf8(data: bytes, where: object, offset: int = 0) -> str:
         ) from None
 
 
-def read_utf8(path) -> str:
+def read_utf8(path: PathLike) -> str:
     """A file's text, decoded strictly (see decode_utf8)."""
     return decode_utf8(Path(path).read_bytes(), path)
 
 
-def read_json(path):
+def read_json(path: PathLike) -> object:
     """A JSON file's value; an error names the file, the line and the column."""
     try:
         return json.loads(read_utf8(path), object_pairs_hook=no_duplicate_keys(path))
@@ -94,7 +97,7 @@ def read_json(path):
         ) from None
 
 
-def no_duplicate_keys(path):
+def no_duplicate_keys(path: PathLike) -> Callable[[list], dict]:
     """A json object_pairs_hook refusing a key listed twice (json keeps the last)."""
 
     def build(pairs):
@@ -108,7 +111,7 @@ def no_duplicate_keys(path):
     return build
 
 
-def parse_vocab(path, specials: set[str]) -> dict[int, bytes]:
+def parse_vocab(path: PathLike, specials: set[str]) -> dict[int, bytes]:
     """vocab.json -> {id: bytes}; specials are stored as is, not via the table."""
     raw = read_json(path)
     if not isinstance(raw, dict):
@@ -126,8 +129,8 @@ def parse_vocab(path, specials: set[str]) -> dict[int, bytes]:
     return vocab
 
 
-def parse_merges(path, known: set[bytes]) -> list[tuple[bytes, bytes]]:
-    """merges.txt -> [(left, right)], each line checked against the ``known`` tokens."""
+def parse_merges(path: PathLike) -> list[tuple[bytes, bytes]]:
+    """merges.txt -> [(left, right)]; Tokenizer checks them against the vocabulary."""
     merges = []
     for n, line in enumerate(read_utf8(path).split("\n"), start=1):
         line = line.rstrip("\r")
@@ -140,25 +143,22 @@ def parse_merges(path, known: set[bytes]) -> list[tuple[bytes, bytes]]:
                 f"space, got {line!r}"
             )
         left, right = (text_to_token(p, f"{path} line {n}") for p in parts)
-        for tok in (left, right, left + right):
-            if tok not in known:
-                raise ValueError(
-                    f"{path} line {n}: {token_to_text(tok)!r} is not in the vocabulary"
-                )
         merges.append((left, right))
     return merges
 
 
-def load_files(vocab_path, merges_path, specials=()) -> tuple[dict, list]:
+def load_files(
+    vocab_path: PathLike, merges_path: PathLike, specials: Iterable[str] = ()
+) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
     """Read GPT-2-format files into (vocab, merges)."""
-    vocab = parse_vocab(vocab_path, set(specials))
-    return vocab, parse_merges(merges_path, set(vocab.values()))
+    return parse_vocab(vocab_path, set(specials)), parse_merges(merges_path)
 
 
-def load_directory(directory) -> tuple[dict, list, list[str]]:
+def load_directory(
+    directory: PathLike,
+) -> tuple[dict[int, bytes], list[tuple[bytes, bytes]], list[str]]:
     """(vocab, merges, specials) from a folder that Tokenizer.save wrote."""
     directory = Path(directory)
-    settle(directory)  # in case a save was cut short where renames cannot swap
     for name in NAMES[:2]:
         if not (directory / name).is_file():
             raise FileNotFoundError(
@@ -174,21 +174,23 @@ def load_directory(directory) -> tuple[dict, list, list[str]]:
     return vocab, merges, specials
 
 
-def save_files(tokenizer, directory) -> tuple[Path, ...]:
+def save_files(tokenizer: Any, directory: PathLike) -> tuple[Path, ...]:
     """Write vocab.json, merges.txt and (with specials) special_tokens.json.
 
-    The whole folder is replaced in one step (``disk/atomic.py``), so a reader, or
-    a crash at any moment, finds the complete old tokenizer or the complete new
-    one; any other files the folder held stay.
+    The files are written one after the other. ``bpe.Tokenizer.save`` replaces the
+    whole folder in one step instead (``disk/atomic.py``), so that a crash in the
+    middle cannot leave a folder that will not load.
     """
     directory = Path(directory)
     texts = file_texts(tokenizer)  # built before the disk is touched
-    data = {name: text.encode("utf-8") for name, text in texts.items()}
-    replace_folder(directory, data, drop=NAMES)  # an old special_tokens.json goes too
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / NAMES[2]).unlink(missing_ok=True)  # an earlier save's specials
+    for name, text in texts.items():
+        (directory / name).write_text(text, encoding="utf-8", newline="\n")
     return tuple(directory / name for name in texts)
 
 
-def file_texts(tokenizer) -> dict[str, str]:
+def file_texts(tokenizer: Any) -> dict[str, str]:
     """{file name: its text} for vocab.json, merges.txt and special_tokens.json."""
     specials = {s.encode("utf-8"): s for s in tokenizer.specials}
     vocab = {

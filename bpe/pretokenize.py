@@ -13,9 +13,6 @@ from collections.abc import Callable, Iterable
 
 import regex
 
-from .interop.unicode import tiktoken_view
-from .scale.ascii_pattern import ascii_first
-
 ENDOFTEXT = "<|endoftext|>"  # GPT-2's end-of-document marker, the book's special token
 
 # GPT-2's pattern with the contractions grouped into one alternative
@@ -91,16 +88,13 @@ def split_special(text: str, specials: Iterable[str]) -> list[str]:
 
 @functools.lru_cache(maxsize=64)
 def finder(pattern: str | None) -> Callable[[str], list[str]]:
-    """A function chunk -> its pre-token strings, made once per pattern.
+    """A function chunk -> its pre-token strings, compiled once per pattern.
 
-    Pure-ASCII chunks take a faster path where it exists (``scale/ascii_pattern.py``);
-    the others see characters as tiktoken's Unicode tables do (``interop/unicode.py``).
     With ``pattern=None`` there is no pre-tokenizer: the whole chunk is one piece.
     """
     if pattern is None:
         return whole
-    slow = tiktoken_view(regex.compile(pattern))
-    return ascii_first(pattern, slow, by_lines=pattern == PAT)
+    return regex.compile(pattern).findall
 
 
 def whole(chunk: str) -> list[str]:
@@ -143,6 +137,13 @@ def pretokenize(
     Special tokens are dropped: they take no part in training.
     """
     strings = count_strings(check_text(text), check_specials(specials), pattern)
-    # Count strings first and convert each distinct one once: the conversion is
-    # the slow part, and a corpus repeats the same words over and over.
+    return byte_table(strings)
+
+
+def byte_table(strings: dict[str, int]) -> Counter[tuple[bytes, ...]]:
+    """{pre-token string: count} -> {pre-token as a tuple of one-byte tokens: count}.
+
+    Strings are counted first and each distinct one converted once: the conversion
+    is the slow part, and a corpus repeats the same words over and over.
+    """
     return Counter({to_bytes(s): n for s, n in strings.items()})

@@ -1,24 +1,30 @@
 """Encoding and decoding with a trained vocabulary: ``encode_word`` and ``Tokenizer``.
 
 Training (``train.py``) chooses merges by count; encoding has no counts, only the
-ordered merge list, so it applies the earliest-learned merge first. ``Tokenizer``
-adds what a real tokenizer needs around that rule: special tokens, decoding, and
-tiktoken's method names. Its speed comes from ``scale/piece.py``, which gives
-``encode_word``'s answer on integer ids; its file format lives in ``files.py``.
+ordered merge list, so it applies the earliest-learned merge first
+(``encode_word``). ``Tokenizer`` puts around that rule what a real tokenizer
+needs: special tokens, a cache of encoded words, decoding, the files of
+``files.py``, and tiktoken's method names. ``bpe.Tokenizer`` is this class with
+faster parts plugged in (``scale/tokenizer.py``), and gives the same ids.
 """
 
 from __future__ import annotations
 
 import functools
-import weakref
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from itertools import chain, count, repeat
+from pathlib import Path
 
 from . import files
-from .interop import huggingface, ranks
-from .pretokenize import PAT, check_specials, check_text, finder, special_splitter
-from .scale import batch, stream
-from .scale.piece import PieceCache, PieceEncoder
+from .files import PathLike
+from .pretokenize import (
+    PAT,
+    check_specials,
+    check_text,
+    finder,
+    special_splitter,
+    to_bytes,
+)
 from .train import Pair, merge
 
 
@@ -87,9 +93,9 @@ def check_vocab(
 class Tokenizer:
     """A byte-level BPE tokenizer: ``vocab`` (id -> bytes), ``merges``, ``specials``.
 
-    Method names follow tiktoken's where it has them. Encoded pre-tokens are kept
-    in a cache of up to ``cache_size`` entries (0 turns it off), so that common
-    words are merged only once.
+    Method names follow tiktoken's where it has them. Each pre-token's ids are kept
+    in a cache of up to ``cache_size`` entries (0 turns it off), so that a common
+    word is merged only once; a full cache starts afresh.
     """
 
     def __init__(
@@ -112,11 +118,8 @@ class Tokenizer:
         ids = sorted(self.vocab, reverse=True)  # a token listed twice: its smaller id
         self.token_id = dict(zip(map(self.vocab.__getitem__, ids), ids))
         self.special_id = {s: self.token_id[s.encode("utf-8")] for s in self.specials}
-        # encode_word's answer, computed on ids (scale/piece.py), and a cache of it
-        self.encode_piece = PieceEncoder(self.merges, self.token_id)
-        self.cache = PieceCache(cache_size)
         self.find_pieces = finder(pattern)
-        self._workers = None  # encode_batch's processes, forked when first needed
+        self.cache = {}  # pre-token -> its ids
 
     @functools.cached_property
     def rank(self) -> dict[Pair, int]:
@@ -125,7 +128,7 @@ class Tokenizer:
 
     def __reduce__(self):
         # Pickled as what defines it: the copy rebuilds its tables and its pattern,
-        # and starts with an empty cache and no worker processes.
+        # and starts with an empty cache.
         return type(self), (
             self.vocab,
             self.merges,
@@ -139,16 +142,21 @@ class Tokenizer:
         """One more than the largest id, as in tiktoken."""
         return max(self.vocab) + 1
 
+    def encode_piece(self, piece: str) -> tuple[int, ...]:
+        """One pre-token's ids: ``encode_word`` on its bytes, then each token's id."""
+        ids = self.cache.get(piece)
+        if ids is None:
+            tokens = encode_word(to_bytes(piece), self.rank)
+            ids = tuple(map(self.token_id.__getitem__, tokens))
+            if len(self.cache) >= self.cache_size:
+                self.cache.clear()  # memory stays bounded, whatever the text
+            if self.cache_size:
+                self.cache[piece] = ids
+        return ids
+
     def encode_ordinary(self, text: str) -> list[int]:
         """Text -> ids, treating any spelling of a special token as ordinary text."""
         return self.encode_chunks([check_text(text)], set())
-
-    def ids_of(self, pieces: list[str]) -> dict[str, tuple[int, ...]]:
-        """A dict holding each pre-token's ids: the cache, once the new ones are added.
-
-        The new pieces are encoded all together (``scale/piece.py``).
-        """
-        return self.cache.table(pieces, self.encode_piece.all)
 
     def encode(
         self,
@@ -184,66 +192,19 @@ class Tokenizer:
                     "token, or disallowed_special=() to encode it as ordinary text"
                 )
         splitter = special_splitter(tuple(sorted(allowed))) if allowed else None
-        return self.encode_chunks(splitter.split(text) if splitter else [text], allowed)
+        chunks = splitter.split(text) if splitter else [text]
+        return self.encode_chunks(chunks, allowed)
 
     def encode_chunks(self, chunks: list[str], allowed: set[str]) -> list[int]:
         """Ids for text already split around its allowed special tokens."""
-        pieces = [
-            None if chunk in allowed else self.find_pieces(chunk) for chunk in chunks
-        ]
-        try:  # the usual case: every piece was seen before
-            return self.join(chunks, pieces, self.cache.__getitem__)
-        except KeyError:  # new pieces: encode them all together, then join
-            new = list(chain.from_iterable(p for p in pieces if p is not None))
-            return self.join(chunks, pieces, self.ids_of(new).__getitem__)
-
-    def join(self, chunks: list[str], pieces: list, ids_of_piece) -> list[int]:
-        """The ids of each chunk in turn: a special token's own, or its pieces' ids."""
         ids = []
-        for chunk, found in zip(chunks, pieces):
-            if found is None:
+        for chunk in chunks:
+            if chunk in allowed:
                 ids.append(self.special_id[chunk])
             else:
-                ids.extend(chain.from_iterable(map(ids_of_piece, found)))
+                for piece in self.find_pieces(chunk):
+                    ids.extend(self.encode_piece(piece))
         return ids
-
-    def encode_batch(
-        self, texts: Iterable[str], workers: int | None = None, **options
-    ) -> list[list[int]]:
-        """encode() on each text, by ``workers`` processes, this one included.
-
-        The work is shared by ``scale/batch.py``; the worker processes are kept for
-        later calls until ``close()``.
-        """
-        return batch.encode_batch(self, texts, workers, **options)
-
-    @property
-    def kept_workers(self):
-        """The worker processes encode_batch keeps for this tokenizer, or None."""
-        return self._workers
-
-    def keep_workers(self, pool) -> None:
-        """Keep pool for later encode_batch calls, in place of any other.
-
-        Its processes stop on close(), or when this tokenizer is garbage collected.
-        """
-        self.close()
-        self._workers = pool
-        weakref.finalize(self, pool.close)
-
-    def close(self) -> None:
-        """Stop the worker processes encode_batch keeps; a later call forks new ones."""
-        if self._workers is not None:
-            self._workers.close()
-            self._workers = None
-
-    def encode_iterable(self, pieces: Iterable[str]) -> Iterator[int]:
-        """Ids for a text given in pieces (say, a file's lines), produced lazily."""
-        return stream.encode_iterable(self, pieces)
-
-    def decode_stream(self, ids: Iterable[int]) -> Iterator[str]:
-        """Text for an iterable of ids, produced lazily, never splitting a character."""
-        return stream.decode_stream(self, ids)
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
         """Ids -> the bytes they stand for; an unknown id raises ValueError."""
@@ -264,10 +225,8 @@ class Tokenizer:
         """One id's bytes, as in tiktoken."""
         return self.decode_bytes([token_id])
 
-    id_to_token = decode_single_token_bytes
-
     def decode_with_offsets(self, ids: Iterable[int]) -> tuple[str, list[int]]:
-        """The text, and the index in it where each token starts, as tiktoken defines it.
+        """The text, and the index where each token starts in it, as in tiktoken.
 
         A token that begins in the middle of a character is given the index of that
         character. As in tiktoken, ids that do not decode to valid UTF-8 raise.
@@ -299,48 +258,36 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         return (
-            f"Tokenizer({len(self.vocab)} tokens, {len(self.merges)} merges, "
-            f"specials={list(self.specials)})"
+            f"{type(self).__name__}({len(self.vocab)} tokens, {len(self.merges)} "
+            f"merges, specials={list(self.specials)})"
         )
 
-    def save(self, directory) -> tuple:
+    def save(self, directory: PathLike) -> tuple[Path, ...]:
         """Write vocab.json and merges.txt (GPT-2's format), and special_tokens.json
         if there are specials, into directory. Returns the paths written."""
         return files.save_files(self, directory)
 
     @classmethod
-    def load(cls, directory, pattern: str | None = PAT) -> Tokenizer:
+    def load(cls, directory: PathLike, pattern: str | None = PAT) -> Tokenizer:
         """Load a tokenizer that save() wrote, special tokens included."""
         vocab, merges, specials = files.load_directory(directory)
-        return cls(vocab, merges, specials, pattern)
+        try:
+            return cls(vocab, merges, specials, pattern)
+        except ValueError as error:  # the files disagree: say which
+            raise ValueError(f"{directory}: {error}") from None
 
     @classmethod
     def from_files(
         cls,
-        vocab_path,
-        merges_path,
+        vocab_path: PathLike,
+        merges_path: PathLike,
         specials: Iterable[str] = (),
         pattern: str | None = PAT,
     ) -> Tokenizer:
         """Load a tokenizer from GPT-2-format vocab.json and merges.txt."""
         specials = check_specials(specials)
         vocab, merges = files.load_files(vocab_path, merges_path, specials)
-        return cls(vocab, merges, specials, pattern)
-
-    def to_tiktoken(self, name: str = "bpe-book"):
-        """A tiktoken.Encoding with this vocabulary's ranks, pattern and specials."""
-        return ranks.to_tiktoken(self, name)
-
-    @classmethod
-    def from_tiktoken(cls, encoding) -> Tokenizer:
-        """A Tokenizer that encodes like a tiktoken.Encoding (merges from its ranks)."""
-        return cls(*ranks.from_tiktoken(encoding))
-
-    def to_huggingface(self, path=None):
-        """A Hugging Face tokenizers.Tokenizer doing the same; saved too if path."""
-        return huggingface.to_huggingface(self, path)
-
-    @classmethod
-    def from_huggingface(cls, path) -> Tokenizer:
-        """Load a byte-level BPE tokenizer.json (as written by to_huggingface)."""
-        return cls(*huggingface.from_huggingface(path))
+        try:
+            return cls(vocab, merges, specials, pattern)
+        except ValueError as error:  # the files disagree: say which
+            raise ValueError(f"{vocab_path} and {merges_path}: {error}") from None

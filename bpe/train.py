@@ -1,21 +1,19 @@
 """The trainer: count every pair, merge the most frequent, repeat.
 
-``naive_merges`` is the version to read. It recounts the whole pre-token table
-for every merge, which is simple and plainly correct. ``learn_merges`` is the one
-door to every way of learning merges: the naive loop here, or the indexed
-trainers of ``scale/indexed.py``, which are checked against it merge by merge.
-``train`` (text in memory) and ``scale.pipeline.train_file`` (a file) both use it.
+``naive_merges`` recounts every pair of the whole pre-token table for each merge:
+simple, plainly correct, and the reference that the faster trainer of
+``scale/indexed.py`` is tested against, merge by merge. ``train`` is the whole
+recipe, from text to vocabulary.
 """
 
 from __future__ import annotations
 
-import time
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from .pretokenize import BYTE_TOKENS, PAT, check_specials, check_text, pretokenize
-from .scale.indexed import indexed_merges
+from .pretokenize import BYTE_TOKENS, PAT, byte_table, check_specials, check_text
+from .pretokenize import count_strings
 
 Pair = tuple[bytes, bytes]
 Table = dict[tuple[bytes, ...], int]  # {pre-token as a tuple of tokens: its count}
@@ -70,11 +68,12 @@ def lowest_ids(pair: Pair, token_id: dict[bytes, int]) -> tuple[int, int]:
     return (-token_id[pair[0]], -token_id[pair[1]])
 
 
-METHODS = ("naive", "scan", "heap")  # how learn_merges picks each pair
+def check_vocab_size(vocab_size: int, specials: tuple[str, ...]) -> int:
+    """The number of merges vocab_size asks for; refuse a vocabulary too small.
 
-
-def check_vocab_size(vocab_size: int, specials: tuple[str, ...]) -> None:
-    """Refuse a vocabulary too small for the 256 bytes and the special tokens."""
+    >>> check_vocab_size(300, ("<|endoftext|>",))
+    43
+    """
     if not isinstance(vocab_size, int) or isinstance(vocab_size, bool):
         raise TypeError(f"vocab_size must be an int, not {type(vocab_size).__name__}")
     if vocab_size < 256 + len(specials):
@@ -83,20 +82,7 @@ def check_vocab_size(vocab_size: int, specials: tuple[str, ...]) -> None:
             f"and {len(specials)} special token(s) already need "
             f"{256 + len(specials)}"
         )
-
-
-def check_method(
-    method: str, tie_break: Callable | None = None, on_merge: Callable | None = None
-) -> None:
-    """Refuse an unknown method, or options only the naive loop honours."""
-    if method not in METHODS:
-        raise ValueError(
-            f"method must be one of {', '.join(map(repr, METHODS))}, not {method!r}"
-        )
-    if method != "naive" and (tie_break not in (None, greater_pair) or on_merge):
-        raise ValueError(
-            f"method={method!r} supports only the default tie_break and no on_merge"
-        )
+    return vocab_size - 256 - len(specials)
 
 
 class OutOfPairs(UserWarning):
@@ -118,9 +104,11 @@ def naive_merges(
     n_merges: int,
     tie_break: Callable = greater_pair,
     on_merge: Callable | None = None,
-    progress: Callable | None = None,
 ) -> list[Pair]:
-    """Up to n_merges merges, each found by recounting every pair of the table."""
+    """Up to n_merges merges, each found by recounting every pair of the table.
+
+    ``on_merge(pairs, best)`` is called before each merge, for traces.
+    """
     token_id = {tok: i for i, tok in enumerate(BYTE_TOKENS)}
     merges = []
     while len(merges) < n_merges:
@@ -137,35 +125,6 @@ def naive_merges(
         table = merged
         merges.append(best)
         token_id.setdefault(new, 255 + len(merges))
-        if progress:
-            progress(1)
-    return merges
-
-
-def learn_merges(
-    table: Table,
-    n_merges: int,
-    method: str = "naive",
-    tie_break: Callable = greater_pair,
-    on_merge: Callable | None = None,
-    progress: Callable | None = None,
-    timings: dict | None = None,
-) -> list[Pair]:
-    """Up to n_merges merges from a pre-token table, by the naive or indexed trainer.
-
-    All three methods learn the same merges. ``progress(1)`` is called after each
-    merge; ``timings``, if given, receives the seconds spent picking and applying.
-    """
-    start = time.perf_counter()
-    if method == "naive":
-        merges = naive_merges(table, n_merges, tie_break, on_merge, progress)
-        pick, apply = time.perf_counter() - start, 0.0  # not told apart by the loop
-    else:
-        merges, pick, apply = indexed_merges(
-            table, n_merges, method == "heap", progress
-        )
-    if timings is not None:
-        timings.update(pick=pick, apply=apply)
     return merges
 
 
@@ -188,25 +147,21 @@ def train(
     pattern: str | None = PAT,
     tie_break: Callable = greater_pair,
     on_merge: Callable | None = None,
-    method: str = "naive",
 ) -> tuple[dict[int, bytes], list[Pair]]:
     """Learn merges until the vocabulary has vocab_size entries (specials included).
 
     Returns (vocab, merges): vocab maps id -> bytes (ids 0..255 are the bytes),
     merges lists (left, right) pairs in the order they were learned. Training
     stops early, with an ``OutOfPairs`` warning, when no pair is left to merge.
-    ``tie_break`` and ``on_merge(pairs, best)`` are for the naive method only.
 
     >>> vocab, merges = train("low low low", 258)
     >>> merges
     [(b'o', b'w'), (b'l', b'ow')]
     """
     specials = check_specials(specials)
-    check_vocab_size(vocab_size, specials)
-    check_method(method, tie_break, on_merge)
-    table = pretokenize(check_text(text), specials, pattern)
-    wanted = vocab_size - 256 - len(specials)
-    merges = learn_merges(table, wanted, method, tie_break, on_merge)
+    wanted = check_vocab_size(vocab_size, specials)
+    table = byte_table(count_strings(check_text(text), specials, pattern))
+    merges = naive_merges(table, wanted, tie_break, on_merge)
     if len(merges) < wanted:
         warn_out_of_pairs(len(merges), wanted)
     return vocab_from_merges(merges, specials), merges

@@ -69,3 +69,22 @@ def test_language_figures_count_every_pair(local_files):
         *(f"lang.{n}" for n in names),
         *(f"lang.{n}_bpt" for n in names),
     }
+
+
+def test_make_article_runs_its_module_on_local_files(local_files):
+    """The Makefile's own target, as a reader runs it, with stand-in files, offline."""
+    import shlex
+    import subprocess
+    from pathlib import Path
+
+    valid, train, en, vi, _ = local_files
+    args = f"--valid {valid} --train {train} --pairs {en} {vi} --vocab-size 1000"
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        ["make", "-s", "-C", str(root), "article", f"ARTICLE_ARGS={args}"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.count("    article: ") >= 10, shlex.quote(done.stdout[-500:])

@@ -1,4 +1,5 @@
-"""encode_batch: the same ids as encode, in order, whoever encodes each run; errors reach the caller."""
+"""encode_batch: the same ids as encode, in order, whoever encodes each run; errors
+reach the caller."""
 
 import gc
 import multiprocessing
@@ -9,7 +10,6 @@ import pytest
 
 import bpe
 from bpe.scale.batch import slices
-from bpe.scale.workers import take
 
 EOT = "<|endoftext|>"
 
@@ -26,15 +26,6 @@ def test_slices_cover_everything_in_order():
     for n in (1, 2, 3, 7, 30):
         parts = slices(texts, n)
         assert len(parts) == n and sum(parts, []) == texts
-
-
-def test_take_meets_in_the_middle():
-    ends = multiprocessing.Array(
-        "q", [0, 4]
-    )  # five runs, 0..4; workers were sent runs 2..4
-    assert take(ends, front=True) == 0
-    assert [take(ends, front=False, lowest=2) for _ in range(4)] == [4, 3, 2, None]
-    assert [take(ends, front=True) for _ in range(2)] == [1, None]
 
 
 def test_matches_encode(toy, fork_always):
@@ -84,9 +75,7 @@ def test_a_worker_error_is_raised_here(toy, fork_always):
     failing = FailsInWorkers(toy, "raise")
     with pytest.raises(KeyError, match="broken in a worker"):
         failing.encode_batch(["newest"] * 200, workers=2)
-    assert (
-        failing._workers.links == []
-    )  # the pool was closed: the next batch starts afresh
+    assert failing._helpers.closed  # the next batch starts afresh
 
 
 def test_a_worker_that_dies_is_reported(toy, fork_always):
@@ -95,7 +84,7 @@ def test_a_worker_that_dies_is_reported(toy, fork_always):
 
 
 def worker_pids(tok):
-    return [process.pid for process, _, _ in tok._workers.links]
+    return sorted(process.pid for process in tok._helpers.processes())
 
 
 def test_workers_are_kept_between_batches_and_closed_on_request(
@@ -106,10 +95,10 @@ def test_workers_are_kept_between_batches_and_closed_on_request(
     assert tok.encode_batch(texts, workers=2) == [tok.encode(t) for t in texts]
     pids = worker_pids(tok)
     tok.encode_batch(texts, workers=2)
-    assert worker_pids(tok) == pids and len(pids) == 1
+    assert worker_pids(tok) == pids and len(pids) == 2
     tok.encode_batch(texts, workers=3)  # another size: a new pool
-    assert len(worker_pids(tok)) == 2 and not set(worker_pids(tok)) & set(pids)
-    processes = [process for process, _, _ in tok._workers.links]
+    assert len(worker_pids(tok)) == 3 and not set(worker_pids(tok)) & set(pids)
+    processes = tok._helpers.processes()
     tok.close()
     assert not any(process.is_alive() for process in processes)
     assert tok.encode_batch(texts, workers=2) == [
@@ -121,7 +110,7 @@ def test_workers_are_kept_between_batches_and_closed_on_request(
 def test_workers_end_with_their_tokenizer(toy_corpus, fork_always):
     tok = bpe.Tokenizer(*bpe.train(toy_corpus, 265, [EOT]), [EOT])
     tok.encode_batch(["newest lowest"] * 100, workers=2)
-    process = tok._workers.links[0][0]
+    process = tok._helpers.processes()[0]
     del tok
     gc.collect()
     process.join(timeout=5)
@@ -150,7 +139,7 @@ def test_errors_in_this_process(toy, fork_always):
 
 
 def test_small_batches_stay_in_this_process(toy, monkeypatch):
-    monkeypatch.setattr(bpe.scale.batch, "share", None)  # calling it would fail
+    monkeypatch.setattr(bpe.scale.batch, "Helpers", None)  # calling it would fail
     assert (
         toy.encode_batch(["newest lowest"] * 100, workers=2)
         == [toy.encode("newest lowest")] * 100
@@ -161,16 +150,16 @@ def test_running_workers_take_smaller_batches(toy_corpus, monkeypatch):
     """A batch too small to pay for a fork is still shared once the workers are running."""
     tok = bpe.Tokenizer(*bpe.train(toy_corpus, 265, [EOT]), [EOT])
     shared = []
-    share = bpe.scale.batch.share
+    runs = bpe.scale.batch.slices
     monkeypatch.setattr(
-        bpe.scale.batch, "share", lambda *args: shared.append(1) or share(*args)
+        bpe.scale.batch, "slices", lambda *args: shared.append(1) or runs(*args)
     )
     mid = ["newest lowest widest"] * (
         2 * bpe.scale.batch.CHARS_PER_WORKER // 10
     )  # 20 characters each
     tok.encode_batch(mid, workers=2)
     assert (
-        shared == [] and getattr(tok, "_workers", None) is None
+        shared == [] and tok._helpers is None
     )  # no fork for this little
     big = ["newest lowest widest"] * (2 * bpe.scale.batch.CHARS_TO_FORK // 20 + 1)
     assert tok.encode_batch(big, workers=2) == [

@@ -153,7 +153,7 @@ def test_out_is_checked_before_any_work(tmp_path, corpus, capsys, monkeypatch):
     import bpe.scale.cli as cli
 
     monkeypatch.setattr(
-        cli, "train_file", lambda *a, **k: pytest.fail("trained before checking --out")
+        cli, "train_files", lambda *a, **k: pytest.fail("trained before checking --out")
     )
     a_file = tmp_path / "a_file"
     a_file.write_text("x")

@@ -72,13 +72,18 @@ def byte_vocab(extra=()):
         ('{"a": -3}', "", "non-negative"),
         ('{"a b": 0}', "", "byte table"),
         (byte_vocab(["ab"]), "#version: 0.2\na b\nab\n", "line 3"),
-        (byte_vocab(["ab"]), "a b\nb c\n", r"line 2: 'bc' is not in the vocabulary"),
         (byte_vocab(["ab"]), "a  b\n", "line 1"),
     ],
 )
 def test_malformed_files_name_the_problem(tmp_path, vocab, merges, message):
     with pytest.raises(ValueError, match=message):
         load_files(*write(tmp_path, vocab, merges))
+
+
+def test_a_merge_the_vocabulary_lacks_names_the_files_and_the_merge(tmp_path):
+    paths = write(tmp_path, byte_vocab(["ab"]), "a b\nb c\n")
+    with pytest.raises(ValueError, match=r"merges.txt: merge 1 .* needs b'bc'"):
+        bpe.Tokenizer.from_files(*paths)
 
 
 def test_non_utf8_file_names_the_offset(tmp_path):

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 import bpe
 from bpe.interop.openai import get_encoding, shipped_path
-from bpe.interop.ranks import read_tiktoken_file, split_by_ranks
+from bpe.interop.ranks import parse_tiktoken, split_by_ranks
 
 EOT = "<|endoftext|>"
 SAMPLES = [
@@ -150,7 +150,7 @@ def test_malformed_tiktoken_file(tmp_path, content, message):
     path = tmp_path / "x.tiktoken"
     path.write_bytes(content)
     with pytest.raises(ValueError, match=message):
-        read_tiktoken_file(path)
+        parse_tiktoken(path.read_bytes(), path)
 
 
 def test_tiktoken_file_round_trip(tmp_path, toy):
@@ -163,4 +163,5 @@ def test_tiktoken_file_round_trip(tmp_path, toy):
     ]
     path = tmp_path / "toy.tiktoken"
     path.write_bytes(b"\n".join(lines) + b"\n")
-    assert read_tiktoken_file(path) == toy.to_tiktoken()._mergeable_ranks
+    ranks = parse_tiktoken(path.read_bytes(), path)
+    assert ranks == toy.to_tiktoken()._mergeable_ranks

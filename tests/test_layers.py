@@ -1,4 +1,5 @@
-"""The package's layers: a small core, no import cycles, and nothing needs the book's layer."""
+"""The package's layers: a small core that imports none of them, no import cycles, and
+nothing needs the book's layer."""
 
 import ast
 import subprocess
@@ -11,14 +12,9 @@ import bpe
 from bpe.scale.pipeline import train_file
 
 PACKAGE = Path(bpe.__file__).resolve().parent
-CORE = [
-    "pretokenize.py",
-    "train.py",
-    "tokenizer.py",
-    "files.py",
-    "__init__.py",
-    "__main__.py",
-]
+CORE = ["pretokenize.py", "train.py", "tokenizer.py", "files.py"]  # what the book teaches
+CORE_MODULES = {f"bpe.{name[:-3]}" for name in CORE}
+LAYERS = {"scale", "interop", "disk", "book"}
 
 
 def module_name(path):
@@ -94,16 +90,48 @@ def test_training_encoding_and_saving_never_load_the_book(tmp_path):
     assert out.stdout.strip() == "[]"
 
 
-def test_the_core_is_small_and_import_bpe_gives_only_core_names():
-    lines = sum(
-        len((PACKAGE / f).read_text(encoding="utf-8").splitlines()) for f in CORE
+def test_the_core_imports_no_layer():
+    """Every arrow between the core and a layer runs from the layer to the core."""
+    edges = graph()
+    for module in sorted(CORE_MODULES):
+        layers = {m for m in edges[module] if m.split(".")[1] in LAYERS}
+        assert not layers, f"{module} imports {sorted(layers)}"
+        others = {m for m in edges[module] if m != "bpe"} - CORE_MODULES
+        assert not others, f"{module} imports {sorted(others)}, outside the core"
+
+
+def test_the_core_needs_only_the_standard_library_and_regex():
+    allowed = set(sys.stdlib_module_names) | {"regex", "__future__"}
+    for name in CORE:
+        tree = ast.parse((PACKAGE / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                tops = {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                tops = {node.module.split(".")[0]}
+            else:
+                continue
+            assert tops <= allowed | {"bpe"}, f"{name} imports {sorted(tops - allowed)}"
+
+
+def test_import_bpe_loads_the_core_and_the_fast_parts_only():
+    code = "import sys, bpe; print(sorted(m for m in sys.modules if m.startswith('bpe')))"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    assert lines < 900, f"the core has grown to {lines} lines"
-    core_modules = {f"bpe.{f[:-3]}" for f in CORE}
-    for name in bpe.__all__:
-        assert (
-            getattr(getattr(bpe, name), "__module__", "bpe.pretokenize") in core_modules
-        ), name
+    loaded = set(eval(out.stdout))
+    heavy = {"bpe.scale.pool", "bpe.scale.batch", "bpe.disk.atomic", "bpe.scale.cli"}
+    assert CORE_MODULES <= loaded and not heavy & loaded
+
+
+def test_bpe_gives_the_core_names_and_the_fast_train_and_tokenizer():
+    from bpe.scale import tokenizer, training
+
+    assert bpe.Tokenizer is tokenizer.Tokenizer and bpe.train is training.train
+    assert issubclass(bpe.Tokenizer, sys.modules["bpe.tokenizer"].Tokenizer)
+    for name in set(bpe.__all__) - {"Tokenizer", "train"}:
+        module = getattr(getattr(bpe, name), "__module__", "bpe.pretokenize")
+        assert module in CORE_MODULES, name
 
 
 def test_train_file_checks_its_arguments_once_and_well(tmp_path, monkeypatch):
@@ -126,3 +154,20 @@ def test_train_file_checks_its_arguments_once_and_well(tmp_path, monkeypatch):
             )
     train_file(path, 270, ["<|endoftext|>"], workers=2)
     assert len(calls) == 1
+
+
+def test_every_training_entry_point_checks_workers_the_same_way(tmp_path, toy):
+    path = tmp_path / "t.txt"
+    path.write_text("low lower", encoding="utf-8")
+    from bpe.scale.pipeline import train_files, train_iterator
+
+    calls = [
+        lambda w: train_file(path, 270, workers=w),
+        lambda w: train_files([path], 270, workers=w),
+        lambda w: train_iterator(["low lower"], 270, workers=w),
+        lambda w: toy.encode_batch(["low"], workers=w),
+    ]
+    for call in calls:
+        for bad in (True, 0, -1, 1.5, "2"):
+            with pytest.raises(ValueError, match="positive integer"):
+                call(bad)

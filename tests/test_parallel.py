@@ -1,4 +1,5 @@
-"""Parallel, streaming pre-tokenization: the counts never depend on workers or block size."""
+"""Parallel, streaming pre-tokenization: the counts never depend on workers or block
+size."""
 
 import random
 
@@ -7,10 +8,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe
-from bpe.scale import cuts, parallel
+from collections import Counter
+
+from bpe.pretokenize import byte_table
+from bpe.scale import cuts, sources
 from bpe.scale.pipeline import pretokenize_file, train_file
 
 EOT = "<|endoftext|>"
+
+
+def count_file(path, specials, pattern, parts, block_size=cuts.BLOCK):
+    """A file's pre-token table, counted over parts ranges in blocks of block_size."""
+    counts = Counter()
+    for start, end in cuts.boundaries(path, parts, specials, pattern):
+        counts.update(
+            sources.count_range(path, start, end, specials, pattern, block_size)
+        )
+    return byte_table(counts)
 
 
 def write(tmp_path, text, name="corpus.txt"):
@@ -56,10 +70,8 @@ def test_tiny_blocks_and_reads_give_the_same_table(tmp_path, monkeypatch):
     expected = bpe.pretokenize(text, [EOT])
     for workers in (1, 3):
         for block in (1, 7, 64):
-            strings = parallel.count_file(
-                path, (EOT,), bpe.PAT, workers, block_size=block
-            )[0]
-            assert {bpe.to_bytes(s): n for s, n in strings.items()} == expected
+            table = count_file(path, (EOT,), bpe.PAT, workers, block_size=block)
+            assert table == expected
 
 
 @settings(max_examples=60)
@@ -73,8 +85,8 @@ def test_tiny_blocks_and_reads_give_the_same_table(tmp_path, monkeypatch):
 )
 def test_any_text_any_cut(tmp_path_factory, text, workers, block):
     path = write(tmp_path_factory.mktemp("h"), text)
-    strings = parallel.count_file(path, (EOT,), bpe.PAT, workers, block_size=block)[0]
-    assert {bpe.to_bytes(s): n for s, n in strings.items()} == bpe.pretokenize(
+    table = count_file(path, (EOT,), bpe.PAT, workers, block_size=block)
+    assert table == bpe.pretokenize(
         text, [EOT]
     )
 
@@ -82,8 +94,8 @@ def test_any_text_any_cut(tmp_path_factory, text, workers, block):
 def test_without_specials_cuts_only_at_safe_newlines(tmp_path):
     text = "one line\ntwo  lines \n\nthree\r\nfour\n" * 200
     path = write(tmp_path, text)
-    strings = parallel.count_file(path, (), bpe.PAT, 3, block_size=16)[0]
-    assert {bpe.to_bytes(s): n for s, n in strings.items()} == bpe.pretokenize(text)
+    table = count_file(path, (), bpe.PAT, 3, block_size=16)
+    assert table == bpe.pretokenize(text)
 
 
 def test_without_a_pattern_boundaries_start_at_special_tokens(tmp_path):
@@ -125,10 +137,8 @@ def test_nested_and_overlapping_specials_never_change_the_counts(
     path = write(tmp_path_factory.mktemp("o"), text)
     specials = tuple(specials)
     for pattern in (bpe.PAT, None):
-        strings = parallel.count_file(
-            path, specials, pattern, workers, block_size=block
-        )[0]
-        assert {bpe.to_bytes(s): n for s, n in strings.items()} == bpe.pretokenize(
+        table = count_file(path, specials, pattern, workers, block_size=block)
+        assert table == bpe.pretokenize(
             text, specials, pattern
         )
 
@@ -139,10 +149,8 @@ def test_the_issues_example_counts_the_same_at_every_block_and_worker_count(tmp_
     expected = bpe.pretokenize(text, ["<|a|>", "Q<|a|>"])
     for workers in (1, 2, 3):
         for block in (16, 64, 1 << 10, 1 << 16, 1 << 20):
-            strings = parallel.count_file(
-                path, ("<|a|>", "Q<|a|>"), bpe.PAT, workers, block_size=block
-            )[0]
-            assert {bpe.to_bytes(s): n for s, n in strings.items()} == expected, (
+            table = count_file(path, ("<|a|>", "Q<|a|>"), bpe.PAT, workers, block_size=block)
+            assert table == expected, (
                 workers,
                 block,
             )
@@ -160,9 +168,9 @@ def test_non_utf8_names_the_offset(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_bytes(b"fine text " * 10 + b"\xff oops")
     with pytest.raises(ValueError, match="offset 100"):
-        parallel.count_file(path, (EOT,), bpe.PAT, 1)
+        train_file(path, 300, [EOT], workers=1)
     with pytest.raises(ValueError, match="offset 100"):
-        parallel.count_file(path, (EOT,), bpe.PAT, 2)
+        train_file(path, 300, [EOT], workers=2)
 
 
 def test_train_file_equals_train(tmp_path):

@@ -42,10 +42,10 @@ def test_worker_processes_stay_behind(toy, monkeypatch):
 
     monkeypatch.setattr(batch, "CHARS_TO_FORK", 1)
     toy.encode_batch(TEXTS * 4, workers=2)
-    assert toy.kept_workers is not None
+    assert toy._helpers is not None
     data = pickle.dumps(toy)
-    assert b"Workers" not in data and b"Process" not in data
-    assert pickle.loads(data).kept_workers is None
+    assert b"Helpers" not in data and b"Process" not in data
+    assert pickle.loads(data)._helpers is None
     toy.close()
 
 

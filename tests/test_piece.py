@@ -1,4 +1,5 @@
-"""PieceEncoder (ids, in rounds) against encode_word (bytes): the same tokens for every piece."""
+"""PieceEncoder (ids, in rounds) against encode_word (bytes): the same tokens for every
+piece."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -28,7 +29,7 @@ def test_toy_pieces(toy):
         assert toy.encode_piece(piece) == plain(toy, piece)
     assert toy.encode_piece(" newest") == (263,)
     pieces = [" newest", "", "lowest", "lowest", "zz"]
-    assert toy.encode_piece.all(pieces) == [plain(toy, p) for p in pieces]
+    assert toy.encode_pieces.all(pieces) == [plain(toy, p) for p in pieces]
 
 
 words = st.text(alphabet="ab c", max_size=12)
@@ -77,7 +78,7 @@ def test_long_runs_and_many_pieces_at_once(seed, run, others):
     """Long runs of one or two letters, encoded together with other pieces, on deep merges."""
     tok = deep_table(seed * 3)
     pieces = ["a" * run, (seed * run)[:500], *others, "b" * (run // 3)]
-    assert tok.encode_piece.all(pieces) == [plain(tok, p) for p in pieces]
+    assert tok.encode_pieces.all(pieces) == [plain(tok, p) for p in pieces]
 
 
 @settings(max_examples=60)
@@ -98,7 +99,7 @@ def test_same_as_encode_word_on_the_stories(tinystories_train_text):
 
 def test_the_cache_stays_bounded_and_skips_long_pieces(toy):
     cache = PieceCache(3)
-    encode = toy.encode_piece.all
+    encode = toy.encode_pieces.all
     table = cache.table(["a", "b", "a"], encode)
     assert table is cache and set(cache) == {"a", "b"}
     table = cache.table(

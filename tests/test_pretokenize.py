@@ -147,12 +147,13 @@ def test_patterns_re_cannot_run_get_no_fast_path():
 
 
 @given(st.text())
-def test_pretokens_use_the_fast_path_only_where_it_is_exact(text):
+def test_the_fast_finder_gives_the_plain_patterns_pieces_where_it_must(text):
     from bpe.interop.unicode import NEWER, find_as_tiktoken
+    from bpe.scale.ascii_pattern import fast_finder
 
-    assert pretokens(text) == find_as_tiktoken(regex.compile(bpe.PAT), text)
+    assert fast_finder(bpe.PAT)(text) == find_as_tiktoken(regex.compile(bpe.PAT), text)
     if NEWER.isdisjoint(text):  # nothing Unicode changed since tiktoken's tables
-        assert pretokens(text) == regex.findall(bpe.PAT, text)
+        assert fast_finder(bpe.PAT)(text) == pretokens(text)
 
 
 lines_of = st.lists(

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import bpe
 from bpe.scale.pipeline import train_file
-from bpe.scale.shards import expand, train_files, train_iterator
+from bpe.scale.pipeline import expand, train_files, train_iterator
 
 EOT = "<|endoftext|>"
 SPECIALS = [EOT, "<|pad|>", "Q<|pad|>"]
@@ -134,9 +134,9 @@ def test_an_iterator_is_counted_in_bounded_memory():
     documents would not fit, but only the distinct pre-tokens are kept."""
     script = textwrap.dedent("""
         import resource
-        from bpe.scale.shards import train_iterator
+        from bpe.scale.pipeline import train_iterator
         story = "Once upon a time, there was a little boat. It sailed away.\\n" * 20
-        train_iterator(iter([story] * 5), 300)  # imports and first allocations
+        train_iterator(iter([story] * 5), 300, workers=1)  # imports, first allocations
         with open("/proc/self/statm") as f:
             pages = int(f.read().split()[0])
         limit = pages * resource.getpagesize() + 40 * 2**20

@@ -29,7 +29,7 @@ def test_allowed_special_must_belong_to_the_tokenizer(toy):
 
 def test_lookups(toy):
     assert toy.n_vocab == 265
-    assert toy.decode_single_token_bytes(263) == b" newest" == toy.id_to_token(263)
+    assert toy.decode_single_token_bytes(263) == b" newest"
     assert toy.token_to_id(b" newest") == 263 and toy.token_to_id(EOT) == 264
     with pytest.raises(ValueError, match="not a token"):
         toy.token_to_id(b"zzz")

@@ -14,8 +14,8 @@ from ..interop.openai import COMPARED, get_encoding
 from ..pretokenize import ENDOFTEXT as EOT
 from ..pretokenize import PAT
 from ..scale.pipeline import train_file
-from ..tokenizer import Tokenizer
-from ..train import train
+from ..scale.tokenizer import Tokenizer
+from ..scale.training import train
 from . import analysis, ledger
 from .display import show_token
 

@@ -18,7 +18,7 @@ MIB = 2**20
 
 _RUN = """
 import hashlib, json, sys, time
-from bpe.scale.shards import train_files
+from bpe.scale.pipeline import train_files
 sources, vocab_size, specials, workers = json.loads(sys.argv[1])
 t0 = time.perf_counter()
 _, merges, report = train_files(sources, vocab_size, specials, workers=workers)

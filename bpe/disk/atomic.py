@@ -17,6 +17,8 @@ import shutil
 import stat
 from pathlib import Path
 
+from ..files import PathLike
+
 
 def write_new(path: Path, data: bytes) -> None:
     """Create path (it must not exist) with data, on disk before this returns."""
@@ -65,12 +67,22 @@ def exchange(a: Path, b: Path) -> bool:
     return True
 
 
-def settle(target: Path) -> None:
-    """Undo a swap cut short between the fallback's renames: the old folder goes back."""
-    if not target.exists():
-        for aside in sorted(target.parent.glob(f".{target.name}.*.new.old")):
-            os.rename(aside, target)
-            return
+def interrupted(target: Path) -> Path | None:
+    """Where the old folder waits, if a swap was cut short between two renames."""
+    if target.exists():
+        return None
+    return next(iter(sorted(target.parent.glob(f".{target.name}.*.new.old"))), None)
+
+
+def settle(target: PathLike) -> None:
+    """Undo a swap cut short between the fallback's renames: the old folder goes back.
+
+    ``replace_folder`` calls it before every save; call it yourself to recover a
+    folder without saving (``Tokenizer.load`` says when that is needed).
+    """
+    aside = interrupted(Path(target))
+    if aside is not None:
+        os.rename(aside, target)
 
 
 def swap_in(new: Path, target: Path) -> None:

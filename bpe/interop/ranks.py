@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-from pathlib import Path
 
 
 def ranks_of(tokenizer):
@@ -71,11 +70,6 @@ def from_tiktoken(encoding):
     specials = sorted(encoding._special_tokens, key=encoding._special_tokens.get)
     vocab.update({i: s.encode("utf-8") for s, i in encoding._special_tokens.items()})
     return vocab, merges, specials, encoding._pat_str
-
-
-def read_tiktoken_file(path):
-    """{token bytes: rank} from a .tiktoken file ("base64-token rank" lines)."""
-    return parse_tiktoken(Path(path).read_bytes(), path)
 
 
 def parse_tiktoken(data, path):

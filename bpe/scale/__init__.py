@@ -1,12 +1,10 @@
-"""The same results on large inputs, fast: what the chapter "Making it fast" explains.
+"""The core's results, fast, on large inputs: what ``bpe.train`` and ``bpe.Tokenizer`` are.
 
-``indexed`` learns the naive trainer's merges without recounting; ``cuts`` and
-``parallel`` count a large file's pre-tokens over processes in bounded memory;
-``pipeline`` turns that into ``train_file``. For encoding, ``piece`` gives
-``encode_word``'s answer on integer ids, with a cache; ``stream`` encodes and
-decodes in pieces; ``batch`` and ``workers`` share ``encode_batch`` over processes
-a tokenizer keeps. ``cli`` is the ``bpe`` command.
-
-Everywhere in this package, ``workers=N`` means N processes doing the work at
-once, the calling process included.
+``training`` is ``bpe.train``: pre-tokens counted word by word (``word_counts``)
+and merges learned by the indexed trainer with a heap (``indexed``). ``tokenizer``
+is ``bpe.Tokenizer``: the ASCII fast path (``ascii_pattern``), pieces encoded on
+integer ids (``piece``), ``encode_batch`` over helper processes (``batch``),
+streams (``stream``). ``pipeline`` trains on files, shards, iterators and Dask,
+from parts (``sources``) cut at safe places (``cuts``); ``pool`` is the one way
+work is shared between processes; ``cli`` is the ``bpe`` command.
 """

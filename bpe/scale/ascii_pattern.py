@@ -1,7 +1,8 @@
 """A pattern for pure-ASCII text, run by Python's own ``re``: the same pieces, faster.
 
-``pretokenize.finder`` uses it for every pattern it can: most text is ASCII, and
-``re`` runs such a pattern about twice as fast as ``regex`` runs the original.
+``fast_finder`` is ``pretokenize.finder`` made faster: most text is ASCII, and
+``re`` runs such a pattern about twice as fast as ``regex`` runs the original; the
+rest is cut as tiktoken cuts it (``interop/unicode.py``).
 Each Unicode class (``\\p{L}``, ``\\s``, ...) is spelled out as the ASCII characters
 that ``regex`` itself puts in it, so on ASCII text the two cannot disagree (the
 tests check it). A pattern ``re`` cannot compile gets no fast path.
@@ -14,6 +15,9 @@ import re
 from collections.abc import Callable
 
 import regex
+
+from ..interop.unicode import tiktoken_view
+from ..pretokenize import PAT, whole
 
 # \p{Name}, \P{Name}, \pL, \PL and the shorthand classes: all that depends on Unicode
 CLASS = re.compile(r"\\[pP](?:\{[^}]*\}|\w)|\\[sSdDwW]")
@@ -108,3 +112,16 @@ def by_line(fast: Callable, slow: Callable, chunk: str) -> list[str]:
     for line in LINES.split(chunk):
         found += fast(line) if line.isascii() else slow(line)
     return found
+
+
+@functools.lru_cache(maxsize=64)
+def fast_finder(pattern: str | None) -> Callable[[str], list[str]]:
+    """``pretokenize.finder(pattern)``'s pieces, found faster where it can.
+
+    Pure-ASCII chunks take the ASCII pattern; the others see characters as
+    tiktoken's Unicode tables do. Only GPT-2's pattern is cut into lines first.
+    """
+    if pattern is None:
+        return whole
+    slow = tiktoken_view(regex.compile(pattern))
+    return ascii_first(pattern, slow, by_lines=pattern == PAT)

@@ -23,11 +23,11 @@ from contextlib import nullcontext
 from itertools import islice
 from pathlib import Path
 
-from ..tokenizer import Tokenizer
-from ..train import METHODS, OutOfPairs
-from .pipeline import train_file
-from .shards import train_files
+from ..train import OutOfPairs
+from .pipeline import train_files
 from .stream import decode_chunks
+from .tokenizer import Tokenizer
+from .training import METHODS
 
 READ = 1 << 16  # bytes read from the input at a time
 
@@ -108,12 +108,10 @@ def check_out(out: str) -> None:
 
 def train(args) -> None:
     check_out(args.out)
-    one_file = len(args.files) == 1 and os.path.exists(args.files[0])
-    route = train_file if one_file else train_files  # a file, or shards (globs, URLs)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", OutOfPairs)
-        vocab, merges, report = route(
-            args.files[0] if one_file else args.files,
+        vocab, merges, report = train_files(
+            args.files,
             args.vocab_size,
             args.special,
             args.workers,

@@ -4,8 +4,8 @@
 Here pair totals and an index of the rows that hold each pair are built once; a
 merge visits only the rows holding its pair and updates the totals in place. The
 best pair is found either by a scan over all totals or with a lazy-deletion heap.
-Both pick exactly what the naive loop picks, ties included. ``train.learn_merges``
-is the door to both.
+Both pick exactly what the naive loop picks, ties included. ``training.learn``
+is the door to all three.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ class IndexedTable:
     def __init__(self, table: dict[tuple[bytes, ...], int]):
         self.symbols = [bytes([b]) for b in range(256)]  # symbol id -> its bytes
         self.symbol_id = {tok: i for i, tok in enumerate(self.symbols)}
+        self.keys = list(map(descending, self.symbols))  # how ties sort, in the heap
         self.words = [list(b"".join(tok)) for tok in table]  # bytes are symbol ids
         self.freqs = list(table.values())
         self.pairs = {}
@@ -51,6 +52,7 @@ class IndexedTable:
         if tok not in self.symbol_id:
             self.symbol_id[tok] = len(self.symbols)
             self.symbols.append(tok)
+            self.keys.append(descending(tok))
         return self.symbol_id[tok]
 
     def apply(self, pair):
@@ -122,16 +124,14 @@ def pick_by_scan(table):
 class PairHeap:
     """A max-heap of pairs under the same order as the scan, with lazy deletion."""
 
-    def __init__(self, table):
+    def __init__(self, table: IndexedTable):
         self.table = table
-        self.keys = [descending(tok) for tok in table.symbols]
         self.heap = [self.entry(p, n) for p, n in table.pairs.items()]
         heapq.heapify(self.heap)
 
-    def entry(self, pair, count):
-        while len(self.keys) < len(self.table.symbols):
-            self.keys.append(descending(self.table.symbols[len(self.keys)]))
-        return (-count, self.keys[pair[0]], self.keys[pair[1]], pair)
+    def entry(self, pair: tuple[int, int], count: int) -> tuple:
+        keys = self.table.keys
+        return (-count, keys[pair[0]], keys[pair[1]], pair)
 
     def pop(self):
         """The best pair, skipping entries whose count changed since they were filed."""

@@ -1,9 +1,14 @@
-"""From a file on disk to a trained vocabulary, with a report of where the time went.
+"""Training on the data people have: files, shards, streams of documents, a Dask cluster.
 
-``train.train`` takes a string already in memory. ``train_file`` streams a file
-through ``parallel.count_file`` in bounded memory, converts each distinct
-pre-token to bytes once, learns the merges through the same ``train.learn_merges``
-as ``train`` (the heap by default), and measures each phase as it goes.
+``train_files`` takes paths, globs or ``fsspec`` URLs of plain text or Parquet.
+Each file is cut into parts (``sources.py``) that helper processes
+(``pool.py``), or Dask tasks given a ``dask.distributed`` client, count where
+they run; the counts then go to the trainer of ``bpe.train``
+(``training.py``). ``train_file`` is ``train_files`` on one file, and
+``train_iterator`` counts any iterable of documents (a ``datasets`` stream, say)
+in batches. Every route counts the same pre-tokens, so every route learns the
+same merges, whatever the number of workers. Each returns
+(vocab, merges, TrainReport) and can show progress bars.
 """
 
 from __future__ import annotations
@@ -11,19 +16,18 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
-from ..pretokenize import PAT, check_specials, to_bytes
-from ..train import (
-    check_method,
-    check_vocab_size,
-    learn_merges,
-    vocab_from_merges,
-    warn_out_of_pairs,
-)
-from .parallel import count_file
-from .workers import own_peak_bytes
+from ..files import PathLike
+from ..pretokenize import PAT, byte_table, check_specials, check_text
+from ..train import Pair, vocab_from_merges, warn_out_of_pairs
+from .pool import Helpers, own_peak_bytes
+from .sources import Counting, Part, expand, plan
+from .training import check_training, check_workers, learn
 
+BATCH = 1 << 20  # characters of documents counted together, in one helper
 MIB = 1 << 20
 
 
@@ -33,7 +37,7 @@ class TrainReport:
 
     source: str
     bytes: int
-    workers: int  # processes that really counted, this one included
+    workers: int  # processes that really counted
     workers_asked: int
     method: str
     pretokenize_seconds: float
@@ -67,15 +71,14 @@ class TrainReport:
     def __str__(self) -> str:
         share = ", ".join(f"{k} {v:.0%}" for k, v in self.shares().items())
         asked = (
-            ""
-            if self.workers == self.workers_asked
-            else f" ({self.workers_asked} asked)"
+            "" if self.workers == self.workers_asked else f" ({self.workers_asked} asked)"
         )
         lines = [
             f"{self.source}: {self.bytes:,} bytes; {self.workers} worker(s){asked}; "
             f"method {self.method}",
-            f"pre-tokenize: {self.pretokenize_seconds:7.2f} s  ({self.distinct_pretokens:,} "
-            f"distinct pre-tokens, {self.total_pretokens:,} in all)",
+            f"pre-tokenize: {self.pretokenize_seconds:7.2f} s  "
+            f"({self.distinct_pretokens:,} distinct pre-tokens, "
+            f"{self.total_pretokens:,} in all)",
             f"pick the pair {self.pick_seconds:7.2f} s, apply the merge "
             f"{self.apply_seconds:7.2f} s; total {self.total_seconds:.2f} s ({share})",
             f"{self.merges:,} merges; vocabulary {self.vocab_size:,}",
@@ -90,130 +93,214 @@ class TrainReport:
         return "\n".join(lines)
 
 
-def check_workers(workers: int | None) -> int:
-    """The number of processes to use: workers as given, or one per core for None.
+def progress_bar(shown: bool, total: int | None, unit: str, desc: str) -> Any:
+    """A tqdm bar, which does nothing unless shown."""
+    from tqdm.auto import tqdm
 
-    >>> check_workers(3)
-    3
-    """
-    if workers is None:
-        return os.cpu_count() or 1
-    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-        raise ValueError(f"workers must be a positive integer, got {workers!r}")
-    return workers
+    return tqdm(total=total, unit=unit, unit_scale=True, desc=desc, disable=not shown)
 
 
-def check_file(path) -> str:
-    """Refuse a path that is not a readable, non-empty file, saying what it is instead."""
-    if os.path.isdir(path):
-        raise IsADirectoryError(f"{path} is a directory, not a text file")
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"no such file: {path}")
-    if os.path.getsize(path) == 0:
-        raise ValueError(f"{path} is empty: there is nothing to learn from")
-    return str(path)
-
-
-def count_file_strings(
-    path, specials: tuple[str, ...], pattern: str | None, workers: int, progress: bool
-) -> tuple[Counter, int, int]:
-    """count_file with a progress bar in bytes when progress is true."""
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(
-            total=os.path.getsize(path), unit="B", unit_scale=True, desc="pre-tokenize"
-        )
+def count_here(
+    items: Iterable, counting: Counting, workers: int, bar: Any
+) -> tuple[Counter[str], int, int]:
+    """(counts of all items, bytes counted, largest helper's peak memory)."""
+    counts, size, helpers = Counter(), 0, Helpers(counting, workers)
     try:
-        return count_file(
-            path, specials, pattern, workers, on_bytes=bar.update if bar else None
-        )
+        for item_counts, item_size in helpers.map(items):
+            counts.update(item_counts)
+            size += item_size
+            bar.update(item_size)
     finally:
-        if bar:
-            bar.close()
+        helpers.close()
+    return counts, size, helpers.peak_bytes
 
 
-def pretokenize_file(
-    path, specials=(), pattern: str | None = PAT, workers: int | None = None
-) -> Counter[tuple[bytes, ...]]:
-    """A file's pre-token table, {tuple of one-byte tokens: count}, like pretokenize.
-
-    ``workers`` processes share the file, as many as asked (up to one per range the
-    file can be cut into), so that tests can check the table never depends on them.
-    """
-    specials = check_specials(specials)
-    strings = count_file_strings(
-        check_file(path), specials, pattern, check_workers(workers), False
-    )[0]
-    return Counter({to_bytes(s): n for s, n in strings.items()})
+def added(a: tuple[Counter, int], b: tuple[Counter, int]) -> tuple[Counter, int]:
+    """Two (counts, bytes) added up, in a new Counter (Dask may still hold both)."""
+    total = Counter(a[0])
+    total.update(b[0])
+    return total, a[1] + b[1]
 
 
-def learn_from_table(
-    table: dict, vocab_size: int, specials: tuple[str, ...], method: str, progress: bool
-):
-    """(vocab, merges, {"pick": s, "apply": s}) from a pre-token table."""
-    wanted = vocab_size - 256 - len(specials)
-    bar, timings = None, {}
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=wanted, unit="merge", desc="merge")
-    try:
-        merges = learn_merges(
-            table, wanted, method, progress=bar.update if bar else None, timings=timings
-        )
-    finally:
-        if bar:
-            bar.close()
-    if len(merges) < wanted:
-        warn_out_of_pairs(len(merges), wanted, stacklevel=4)
-    return vocab_from_merges(merges, specials), merges, timings
+def count_on_dask(client: Any, parts: list[Part], counting: Counting) -> Counter[str]:
+    """Count the parts as Dask tasks, added up in a tree; retries are left to Dask."""
+    futures = client.map(counting, parts)
+    while len(futures) > 1:
+        odd = futures[-1:] if len(futures) % 2 else []
+        pairs = zip(futures[::2], futures[1::2])
+        futures = [client.submit(added, a, b) for a, b in pairs] + odd
+    return futures[0].result()[0] if futures else Counter()
 
 
-def train_file(
-    path,
+def learn_and_report(
+    strings: Counter[str],
+    started: float,
+    specials: tuple[str, ...],
+    wanted: int,
+    method: str,
+    progress: bool,
+    **report: Any,
+) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
+    """Learn the merges from the counts, and say what the run did."""
+    table = byte_table(strings)
+    counted = time.perf_counter() - started
+    with progress_bar(progress, wanted, "merge", "merge") as bar:
+        merges, pick, apply = learn(table, wanted, method, progress=bar.update)
+    vocab = vocab_from_merges(merges, specials)
+    return vocab, merges, TrainReport(
+        method=method,
+        pretokenize_seconds=counted,
+        pick_seconds=pick,
+        apply_seconds=apply,
+        distinct_pretokens=len(table),
+        total_pretokens=sum(table.values()),
+        merges=len(merges),
+        merges_wanted=wanted,
+        vocab_size=len(vocab),
+        parent_peak_bytes=own_peak_bytes(),
+        **report,
+    )
+
+
+def train_files(
+    sources: PathLike | Iterable[PathLike],
     vocab_size: int,
-    specials=(),
+    specials: Iterable[str] = (),
     workers: int | None = None,
     method: str = "heap",
     pattern: str | None = PAT,
     progress: bool = False,
-):
-    """Train on a file without loading it whole; return (vocab, merges, TrainReport).
+    column: str = "text",
+    client: Any = None,
+) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
+    """Train on files, never holding one whole; return (vocab, merges, TrainReport).
 
-    The same merges as ``train`` on the file's text, whatever the number of workers.
-    More workers than cores only add forking and memory, so at most one per core
-    runs; the report says how many did.
+    ``sources``: paths, globs or fsspec URLs, of text files or Parquet files (read
+    from ``column``). ``workers`` processes count (at most one per core, and one
+    per part; the report says how many did), or Dask tasks on ``client``'s cluster.
     """
-    specials = check_specials(specials)
-    check_vocab_size(vocab_size, specials)
-    check_method(method)
-    path, asked = check_file(path), check_workers(workers)
-    t0 = time.perf_counter()
-    strings, worker_peak, ran = count_file_strings(
-        path, specials, pattern, min(asked, os.cpu_count() or 1), progress
+    result = _train_files(
+        sources, vocab_size, specials, workers, method, pattern, progress, column, client
     )
-    table = {to_bytes(s): n for s, n in strings.items()}  # each distinct string once
-    counted = time.perf_counter() - t0
-    vocab, merges, timings = learn_from_table(
-        table, vocab_size, specials, method, progress
+    if result[2].stopped_early:
+        warn_out_of_pairs(result[2].merges, result[2].merges_wanted)
+    return result
+
+
+def train_file(
+    path: PathLike,
+    vocab_size: int,
+    specials: Iterable[str] = (),
+    workers: int | None = None,
+    method: str = "heap",
+    pattern: str | None = PAT,
+    progress: bool = False,
+) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
+    """``train_files`` on one file: the same merges as ``bpe.train`` on its text."""
+    result = _train_files([path], vocab_size, specials, workers, method, pattern, progress)
+    if result[2].stopped_early:
+        warn_out_of_pairs(result[2].merges, result[2].merges_wanted)
+    return result
+
+
+def _train_files(
+    sources: PathLike | Iterable[PathLike],
+    vocab_size: int,
+    specials: Iterable[str],
+    workers: int | None,
+    method: str,
+    pattern: str | None,
+    progress: bool,
+    column: str = "text",
+    client: Any = None,
+) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
+    specials, wanted, method, asked = check_training(
+        vocab_size, specials, method, workers
     )
-    report = TrainReport(
-        source=os.path.basename(path),
-        bytes=os.path.getsize(path),
-        workers=ran,
-        workers_asked=asked,
-        method=method,
-        pretokenize_seconds=counted,
-        pick_seconds=timings["pick"],
-        apply_seconds=timings["apply"],
-        distinct_pretokens=len(table),
-        total_pretokens=sum(table.values()),
-        merges=len(merges),
-        merges_wanted=vocab_size - 256 - len(specials),
-        vocab_size=len(vocab),
-        parent_peak_bytes=own_peak_bytes(),
-        worker_peak_bytes=worker_peak,
+    started = time.perf_counter()
+    files = expand(sources)
+    counting = Counting(specials, pattern, column)
+    # more processes than cores only add forks; several parts per Dask worker, so
+    # that none of them waits long
+    ran = len(client.ncores()) if client else min(asked, os.cpu_count() or 1)
+    parts, size = plan(files, 4 * ran if client else ran, specials, pattern)
+    if not size:
+        raise ValueError(f"{', '.join(files)}: empty, there is nothing to learn from")
+    if client is not None:
+        strings, peak = count_on_dask(client, parts, counting), 0
+    else:
+        ran = min(ran, len(parts))
+        with progress_bar(progress, size, "B", "pre-tokenize") as bar:
+            strings, _, peak = count_here(parts, counting, ran, bar)
+    source = files[0].rsplit("/", 1)[-1] if len(files) == 1 else f"{len(files)} files"
+    return learn_and_report(
+        strings, started, specials, wanted, method, progress, source=source,
+        bytes=size, workers=ran, workers_asked=asked, worker_peak_bytes=peak,
+    )  # fmt: skip
+
+
+def batches(texts: Iterable[str], size: int = BATCH) -> Iterator[list[str]]:
+    """Lists of documents of about size characters, each document checked on the way."""
+    batch, length = [], 0
+    for text in texts:
+        batch.append(check_text(text))
+        length += len(text)
+        if length >= size:
+            yield batch
+            batch, length = [], 0
+    if batch:
+        yield batch
+
+
+def train_iterator(
+    texts: Iterable[str],
+    vocab_size: int,
+    specials: Iterable[str] = (),
+    workers: int | None = None,
+    method: str = "heap",
+    pattern: str | None = PAT,
+    progress: bool = False,
+) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
+    """Train on documents from any iterable of strings, held only while counted.
+
+    Returns (vocab, merges, TrainReport). Each string is a document: no pre-token
+    spans two. Memory grows with the distinct pre-tokens, not with the documents.
+    ``workers`` as in ``train_files``: helpers count batches of documents while this
+    process reads the next ones.
+    """
+    specials, wanted, method, asked = check_training(
+        vocab_size, specials, method, workers
     )
+    ran = min(asked, os.cpu_count() or 1)
+    started = time.perf_counter()
+    counting = Counting(specials, pattern, "text")
+    with progress_bar(progress, None, "B", "pre-tokenize") as bar:
+        strings, size, peak = count_here(batches(texts), counting, ran, bar)
+    vocab, merges, report = learn_and_report(
+        strings, started, specials, wanted, method, progress, source="iterator",
+        bytes=size, workers=ran, workers_asked=asked, worker_peak_bytes=peak,
+    )  # fmt: skip
+    if report.stopped_early:
+        warn_out_of_pairs(report.merges, report.merges_wanted)
     return vocab, merges, report
+
+
+def pretokenize_file(
+    path: PathLike,
+    specials: Iterable[str] = (),
+    pattern: str | None = PAT,
+    workers: int | None = None,
+) -> Counter[tuple[bytes, ...]]:
+    """A file's pre-token table, {tuple of one-byte tokens: count}, as pretokenize
+    gives for its text.
+
+    The file is cut into parts for ``workers`` processes, and that many count
+    them, even past the number of cores, so that tests can check that the table
+    never depends on them.
+    """
+    specials, workers = check_specials(specials), check_workers(workers)
+    parts, _ = plan(expand([path]), workers, specials, pattern)
+    bar = progress_bar(False, None, "B", "")
+    counting = Counting(specials, pattern, "text")
+    strings = count_here(parts, counting, min(workers, len(parts)) or 1, bar)[0]
+    return byte_table(strings)

@@ -12,22 +12,13 @@ import codecs
 from .cuts import last_cut
 
 
-def safe_end(text: str, tokenizer) -> int:
-    """The last index at which text may be cut without changing its encoding (or 0).
-
-    The cut rules are ``cuts.py``'s: before a special token, or, with GPT-2's
-    pattern, between characters that pattern never joins. The text before the cut
-    is then encoded exactly as it would be as part of the whole.
-    """
-    return last_cut(text, tokenizer.specials, tokenizer.pattern) or 0
-
-
 def encode_iterable(tokenizer, pieces):
     """Yield the ids of "".join(pieces), holding just what follows the last safe cut."""
     pending = ""
     for piece in pieces:
         pending += piece
-        cut = safe_end(pending, tokenizer)
+        # the last place where a cut cannot change the ids (cuts.py)
+        cut = last_cut(pending, tokenizer.specials, tokenizer.pattern)
         if cut:
             yield from tokenizer.encode(pending[:cut])
             pending = pending[cut:]

@@ -1,4 +1,4 @@
-"""Counting GPT-2's pre-tokens word by word: each distinct word goes through the regex once.
+"""Counting GPT-2's pre-tokens word by word: each distinct word meets the regex once.
 
 ``pretokenize.count_strings`` runs the pattern over all the text. But a corpus is
 mostly the same few thousand words again and again, and GPT-2's pattern never lets
@@ -8,9 +8,10 @@ reaches past it. So the text can be cut at every space by ``str.split`` (C code)
 the words counted with ``Counter`` (C code), and each distinct word pre-tokenized
 once, with its space put back. Where a space has whitespace on both sides
 ("\\n \\n", three spaces, a space before the end), ``\\s+(?!\\S)`` may take it into
-the run before it, so such a chunk is counted the plain way. The counts are the same as
-``count_strings``'s (the tests compare them on Hypothesis text); only GPT-2's
-pattern takes this path.
+the run before it, so such a chunk is counted the plain way. The counts are the
+same as ``count_strings``'s (the tests compare them on Hypothesis text); only
+GPT-2's pattern takes this path. Pieces are found by ``fast_finder``, as
+``bpe.Tokenizer`` finds them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from ..pretokenize import PAT, count_strings, finder, special_splitter
+from ..pretokenize import PAT, special_splitter
+from .ascii_pattern import fast_finder
 
 # A space with whitespace on both sides, the end of the chunk counting as whitespace
 # (there "\s+(?!\S)" need not give a space back). Python's \s is str.isspace(), which
@@ -44,7 +46,7 @@ def count_by_words(
     counts = Counter()
     if pattern != PAT:
         for text in texts:
-            counts.update(count_strings(text, specials, pattern))
+            counts.update(plain_counts(text, specials, pattern))
         return counts
     words, first_words, read = Counter(), Counter(), 0
     split = special_splitter(specials).split if specials else None
@@ -53,7 +55,7 @@ def count_by_words(
             if chunk in specials:
                 continue
             if TANGLED.search(chunk):
-                counts.update(finder(PAT)(chunk))
+                counts.update(fast_finder(PAT)(chunk))
                 continue
             chunk_words = chunk.split(" ")
             words.update(chunk_words)
@@ -68,7 +70,7 @@ def count_by_words(
 
 def add_pieces(counts: Counter, words: Counter, first_words: Counter) -> None:
     """Add the pieces of each word, as many times as it was seen, and forget the words."""
-    find = finder(PAT)
+    find = fast_finder(PAT)
     for word, n in words.items():
         first = first_words[word]
         if n > first:  # after a space, which is the start of its first piece
@@ -79,3 +81,12 @@ def add_pieces(counts: Counter, words: Counter, first_words: Counter) -> None:
                 counts[piece] += first
     words.clear()
     first_words.clear()
+
+
+def plain_counts(text: str, specials: tuple[str, ...], pattern: str | None) -> Counter:
+    """``pretokenize.count_strings``, with ``fast_finder``'s pieces."""
+    counts, find = Counter(), fast_finder(pattern)
+    for chunk in special_splitter(specials).split(text) if specials else [text]:
+        if chunk not in specials:
+            counts.update(find(chunk))
+    return counts

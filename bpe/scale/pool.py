@@ -1,0 +1,185 @@
+"""Helper processes: the one way this package shares work between processes.
+
+``Helpers(work, size)`` forks ``size`` processes that inherit ``work`` (a
+tokenizer's encoder, a counting job) as it is in memory, so that nothing is
+pickled but the items and the results. ``map(items)`` hands the items out, two
+per helper at most waiting at a time, so every helper stays busy, a stream is read
+only as fast as it is done, and memory holds a few items at once. This process
+hands out the work and takes in the results (adding up counts, say); with
+``size=1`` it does the work itself and nothing is forked. Training counts files
+and shards this way (``pipeline.py``), and ``encode_batch`` encodes runs of texts
+(``batch.py``) with helpers that a tokenizer keeps between batches.
+
+Everywhere in this package, ``workers=N`` means N processes doing the work at
+once, and ``workers=None`` one per core.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import multiprocessing
+import os
+import resource
+import signal
+from collections.abc import Callable, Iterable, Iterator
+from concurrent import futures
+from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
+from typing import Any
+
+WAITING_PER_HELPER = 2  # items handed to a helper and not yet done, at most
+
+# What the helpers being forked will run. A global rather than an argument of the
+# executor, which would keep it alive for as long as the helpers run: a tokenizer
+# that keeps its helpers could then never be collected.
+_inherited: Callable | None = None
+_work: Callable | None = None  # in a helper: what it runs
+
+
+def can_fork() -> bool:
+    """Whether helpers can be forked here (not on Windows, for one)."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def die_with_parent() -> None:
+    """In a helper: end when the parent process dies, and leave Ctrl-C to it.
+
+    Linux's PR_SET_PDEATHSIG sends SIGTERM at the parent's death; elsewhere the
+    helper ends when its executor's pipes close. The parent handles Ctrl-C and stops
+    its helpers itself.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not a handler the parent set
+    parent = os.getppid()
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (AttributeError, OSError):
+        return
+    if os.getppid() != parent:  # the parent died before the call: too late to be told
+        os._exit(1)
+
+
+def reset_peak() -> None:
+    """Forget the peak memory a forked helper inherited (Linux's clear_refs)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def own_peak_bytes() -> int:
+    """This process's own peak resident memory (VmHWM: exec and reset_peak renew it)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _start() -> None:
+    global _work
+    _work = _inherited
+    die_with_parent()
+    reset_peak()  # from here on, the peak memory is the helper's own
+    # What was inherited is never garbage: collections leave it alone, so its pages
+    # stay shared with the parent instead of being copied.
+    gc.freeze()
+
+
+def _run(item: Any) -> tuple[Any, int]:
+    return _work(item), own_peak_bytes()
+
+
+def _ready() -> None:
+    """A task that does nothing: submitting it forks the helpers."""
+
+
+class Helpers:
+    """``size`` forked helper processes that run ``work(item)``; for 1, this process.
+
+    The helpers keep ``work`` as it was when they were forked; this object keeps
+    no reference to it, so that a tokenizer can keep its helpers and still be
+    garbage collected.
+    """
+
+    def __init__(self, work: Callable, size: int):
+        global _inherited
+        self.size, self.peak_bytes, self.closed = size, 0, False
+        self.owner = os.getpid()  # a forked copy of this object must not use them
+        self.work = self.executor = None
+        if size < 2 or not can_fork():
+            self.work = work  # this process does everything
+            return
+        context = multiprocessing.get_context("fork")
+        self.executor = ProcessPoolExecutor(size, context, initializer=_start)
+        _inherited = work
+        try:
+            self.executor.submit(_ready).result()  # forks all of them, now
+        except BaseException:
+            self.close(wait=False)
+            raise
+        finally:
+            _inherited = None
+
+    def processes(self) -> list[multiprocessing.Process]:
+        """The helper processes (none when this process does the work)."""
+        # The executor's own table: the one place that knows them (Python 3.14 adds
+        # terminate_workers(), which would make it unnecessary for close()).
+        return list((getattr(self.executor, "_processes", None) or {}).values())
+
+    def usable(self) -> bool:
+        """True in the process that made the helpers, until one dies or they stop."""
+        if self.closed or os.getpid() != self.owner:
+            return False
+        return all(process.is_alive() for process in self.processes())
+
+    def map(self, items: Iterable) -> Iterator:
+        """work(item) for every item, each as soon as it is done, in no set order.
+
+        An error in a helper is raised here; then, and if the caller stops early, the
+        helpers are stopped, and a later call needs new ones.
+        """
+        if self.closed:
+            raise RuntimeError("these helpers have been stopped")
+        if self.executor is None:
+            yield from map(self.work, items)
+            return
+        waiting: list[futures.Future] = []
+        try:
+            for item in items:
+                if len(waiting) >= WAITING_PER_HELPER * self.size:
+                    yield from self.done(waiting, futures.FIRST_COMPLETED)
+                waiting.append(self.executor.submit(_run, item))
+            yield from self.done(waiting, futures.ALL_COMPLETED)
+        except BaseException:
+            self.close(wait=False)
+            raise
+
+    def done(self, waiting: list[futures.Future], until: str) -> Iterator:
+        """Wait for waiting's futures (the first or all), then yield what is done."""
+        futures.wait(waiting, return_when=until)
+        for future in [f for f in waiting if f.done()]:
+            waiting.remove(future)
+            try:
+                result, peak = future.result()
+            except BrokenProcessPool:
+                raise RuntimeError("a helper process died without a result") from None
+            self.peak_bytes = max(self.peak_bytes, peak)
+            yield result
+
+    def close(self, wait: bool = True) -> None:
+        """Stop the helpers: once they are done (wait), or at once."""
+        processes, executor = self.processes(), self.executor
+        self.executor, self.closed = None, True
+        if executor is None or os.getpid() != self.owner:
+            return  # nothing to stop, or an inherited copy: the parent's helpers
+        executor.shutdown(wait=wait, cancel_futures=True)
+        if not wait:
+            for process in processes:  # shutdown() would let them finish first
+                process.terminate()
+            for process in processes:
+                process.join()

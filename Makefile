@@ -9,7 +9,7 @@ export PYTHONHASHSEED := 0
 # workplace that is ../shared/data. Override on the command line or in the environment.
 export BPE_DATA_MIRROR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data),)
 
-.PHONY: install book lab lab-deps test test-package test-notebooks test-lab test-browser browser-deps bench article clean
+.PHONY: install book lab lab-deps lint test test-package test-notebooks test-lab test-browser browser-deps bench article clean
 
 install: $(STAMP)
 
@@ -48,6 +48,11 @@ lab: $(LAB_STAMP)
 test-lab: $(LAB_STAMP)
 	$(PYTHON) -m pytest tests/lab -p no:cacheprovider
 
+# One style for the package, its tests and benchmarks (configured in pyproject.toml).
+lint: $(STAMP)
+	$(VENV)/bin/ruff check bpe tests bench
+	$(VENV)/bin/ruff format --check bpe tests bench
+
 test-package: $(STAMP)
 	$(PYTHON) -m pytest tests bpe --doctest-modules --ignore=tests/browser --ignore=tests/lab
 
@@ -62,7 +67,7 @@ browser-deps:
 test-browser: $(STAMP) browser-deps
 	$(PYTHON) -m pytest tests/browser -p no:cacheprovider
 
-test: test-package test-notebooks test-lab book test-browser
+test: lint test-package test-notebooks test-lab book test-browser
 
 bench: $(STAMP)
 	$(PYTHON) bench/bench_train.py

@@ -100,7 +100,7 @@ def read_json(path: PathLike) -> object:
 def no_duplicate_keys(path: PathLike) -> Callable[[list], dict]:
     """A json object_pairs_hook refusing a key listed twice (json keeps the last)."""
 
-    def build(pairs):
+    def build(pairs: list) -> dict:
         seen = {}
         for key, value in pairs:
             if key in seen:

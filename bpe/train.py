@@ -12,8 +12,14 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from .pretokenize import BYTE_TOKENS, PAT, byte_table, check_specials, check_text
-from .pretokenize import count_strings
+from .pretokenize import (
+    BYTE_TOKENS,
+    PAT,
+    byte_table,
+    check_specials,
+    check_text,
+    count_strings,
+)
 
 Pair = tuple[bytes, bytes]
 Table = dict[tuple[bytes, ...], int]  # {pre-token as a tuple of tokens: its count}

@@ -158,9 +158,7 @@ def test_running_workers_take_smaller_batches(toy_corpus, monkeypatch):
         2 * bpe.scale.batch.CHARS_PER_WORKER // 10
     )  # 20 characters each
     tok.encode_batch(mid, workers=2)
-    assert (
-        shared == [] and tok._helpers is None
-    )  # no fork for this little
+    assert shared == [] and tok._helpers is None  # no fork for this little
     big = ["newest lowest widest"] * (2 * bpe.scale.batch.CHARS_TO_FORK // 20 + 1)
     assert tok.encode_batch(big, workers=2) == [
         tok.encode(t) for t in big

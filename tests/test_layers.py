@@ -12,7 +12,12 @@ import bpe
 from bpe.scale.pipeline import train_file
 
 PACKAGE = Path(bpe.__file__).resolve().parent
-CORE = ["pretokenize.py", "train.py", "tokenizer.py", "files.py"]  # what the book teaches
+CORE = [
+    "pretokenize.py",
+    "train.py",
+    "tokenizer.py",
+    "files.py",
+]  # what the book teaches
 CORE_MODULES = {f"bpe.{name[:-3]}" for name in CORE}
 LAYERS = {"scale", "interop", "disk", "book"}
 
@@ -115,7 +120,9 @@ def test_the_core_needs_only_the_standard_library_and_regex():
 
 
 def test_import_bpe_loads_the_core_and_the_fast_parts_only():
-    code = "import sys, bpe; print(sorted(m for m in sys.modules if m.startswith('bpe')))"
+    code = (
+        "import sys, bpe; print(sorted(m for m in sys.modules if m.startswith('bpe')))"
+    )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )

@@ -1,4 +1,4 @@
-"""The core's results, fast, on large inputs: what ``bpe.train`` and ``bpe.Tokenizer`` are.
+"""The core's results, fast, on large inputs: ``bpe.train`` and ``bpe.Tokenizer``.
 
 ``training`` is ``bpe.train``: pre-tokens counted word by word (``word_counts``)
 and merges learned by the indexed trainer with a heap (``indexed``). ``tokenizer``

@@ -19,9 +19,11 @@ import os
 import signal
 import sys
 import warnings
+from collections.abc import Iterable, Iterator
 from contextlib import nullcontext
 from itertools import islice
 from pathlib import Path
+from typing import BinaryIO, NoReturn
 
 from ..train import OutOfPairs
 from .pipeline import train_files
@@ -37,7 +39,7 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    def error(self, message):  # argparse would print the usage and exit
+    def error(self, message: str) -> NoReturn:  # argparse would print usage and exit
         raise UsageError(f"{message} (see bpe {self.prog.split()[-1]} --help)")
 
 
@@ -97,7 +99,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def check_out(out: str) -> None:
-    """Refuse an --out that cannot become a tokenizer folder, before any work is done."""
+    """Refuse an --out that cannot become a tokenizer folder, before any work."""
     path = Path(out)
     if path.exists() and not path.is_dir():
         raise ValueError(f"--out {out} exists and is not a folder")
@@ -106,7 +108,7 @@ def check_out(out: str) -> None:
         raise PermissionError(f"--out {out}: cannot write in {existing}")
 
 
-def train(args) -> None:
+def train(args: argparse.Namespace) -> None:
     check_out(args.out)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", OutOfPairs)
@@ -123,15 +125,15 @@ def train(args) -> None:
     print(f"wrote {args.out}")
     if any(issubclass(w.category, OutOfPairs) for w in caught):
         print(
-            f"bpe train: note: the text ran out of pairs to merge after {len(merges):,} "
-            f"merges, so the vocabulary has {len(vocab):,} entries, not "
-            f"{args.vocab_size:,}",
+            "bpe train: note: the text ran out of pairs to merge after "
+            f"{len(merges):,} merges, so the vocabulary has {len(vocab):,} "
+            f"entries, not {args.vocab_size:,}",
             file=sys.stderr,
         )
 
 
-def text_pieces(stream, where: str):
-    """The stream's text, piece by piece, decoded strictly; errors name the byte offset."""
+def text_pieces(stream: BinaryIO, where: str) -> Iterator[str]:
+    """The stream's text, piece by piece, decoded strictly; errors name the offset."""
     decoder, offset = codecs.getincrementaldecoder("utf-8")(), 0
     for block in iter(lambda: stream.read(READ), b""):
         start = offset - len(decoder.getstate()[0])  # where the undecoded bytes begin
@@ -152,7 +154,7 @@ def text_pieces(stream, where: str):
         ) from None
 
 
-def parse_ids(pieces):
+def parse_ids(pieces: Iterable[str]) -> Iterator[list[int]]:
     r"""Lists of whitespace-separated integers, from text that arrives in pieces.
 
     >>> list(parse_ids(["1 2", "3\n4"]))
@@ -175,7 +177,7 @@ def token_id(word: str, n: int) -> int:
         raise ValueError(f"item {n} of the input is not a token id: {word!r}") from None
 
 
-def encode(tokenizer, pieces, out) -> None:
+def encode(tokenizer: Tokenizer, pieces: Iterable[str], out: BinaryIO) -> None:
     """Write the ids of the text, space-separated on one line, as they are found."""
     ids, separator = tokenizer.encode_iterable(pieces), ""
     while chunk := list(islice(ids, 8192)):
@@ -184,13 +186,13 @@ def encode(tokenizer, pieces, out) -> None:
     out.write(b"\n")
 
 
-def decode(tokenizer, pieces, out) -> None:
+def decode(tokenizer: Tokenizer, pieces: Iterable[str], out: BinaryIO) -> None:
     """Write the text of the ids as UTF-8, as it becomes complete."""
     for text in decode_chunks(tokenizer, parse_ids(pieces)):
         out.write(text.encode("utf-8"))
 
 
-def run(args) -> None:
+def run(args: argparse.Namespace) -> None:
     if args.command == "train":
         return train(args)
     tokenizer = Tokenizer.load(args.tokenizer)
@@ -207,7 +209,7 @@ class Stop(KeyboardInterrupt):
     """SIGTERM, handled like Ctrl-C: unwinds, so that nothing is left half done."""
 
 
-def stop(signum, frame):
+def stop(signum: int, frame: object) -> NoReturn:
     raise Stop()
 
 

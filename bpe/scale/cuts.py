@@ -23,13 +23,17 @@ from __future__ import annotations
 import functools
 import os
 import re
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO
 
-from ..files import decode_utf8
+from ..files import PathLike, decode_utf8
 from ..pretokenize import PAT
 
 BLOCK = 1 << 20  # bytes a worker reads at a time
+Text = str | bytes  # the rules serve both: a file's bytes, a stream's text
+Opener = Callable[..., IO[bytes]]  # open, or fsspec.open for a URL
 _L, _D = "A-Za-z", "0-9"
-_O = "!-&(-/:-@\\[-`{-~"  # visible ASCII that is neither letter nor digit, apostrophe aside
+_O = "!-&(-/:-@\\[-`{-~"  # visible ASCII: not a letter, a digit or an apostrophe
 PAT_CUTS = (
     rf"(?<=[!-~])(?=[\t\n\x0b\x0c\r ])|(?<=[{_L}])(?=[{_D}'{_O}])"
     rf"|(?<=[{_D}])(?=[{_L}'{_O}])|(?<=[{_O}])(?=[{_L}{_D}])"
@@ -44,7 +48,7 @@ def pattern_cuts(kind: type, pattern: str | None) -> re.Pattern | None:
     return re.compile(PAT_CUTS.encode() if kind is bytes else PAT_CUTS)
 
 
-def covered(text, i: int, specials) -> bool:
+def covered(text: Text, i: int, specials: Sequence[Text]) -> bool:
     """Whether an occurrence of a special token starts before i and ends after it."""
     for s in specials:
         j = text.find(s, max(0, i - len(s) + 1), i + len(s) - 1)
@@ -55,7 +59,7 @@ def covered(text, i: int, specials) -> bool:
     return False
 
 
-def open_end(text, specials) -> int:
+def open_end(text: Text, specials: Sequence[Text]) -> int:
     """Where a special token may begin that the text after it has not finished yet."""
     starts = [
         len(text) - k
@@ -66,7 +70,9 @@ def open_end(text, specials) -> int:
     return min(starts, default=len(text))
 
 
-def places(text, lo: int, hi: int, specials, pattern: str | None) -> list[int]:
+def places(
+    text: Text, lo: int, hi: int, specials: Sequence[Text], pattern: str | None
+) -> list[int]:
     """Where a cut might go in text[lo:hi], sorted, before checking the specials."""
     found = set()
     for s in specials:
@@ -80,11 +86,13 @@ def places(text, lo: int, hi: int, specials, pattern: str | None) -> list[int]:
     return sorted(found)
 
 
-def last_cut(text, specials, pattern: str | None) -> int | None:
+def last_cut(text: Text, specials: Sequence[Text], pattern: str | None) -> int | None:
     r"""The last safe place after offset 0, or None; it looks at the end first.
 
-    >>> last_cut(b"one two\r\nthree", [], PAT), last_cut("Q<|a|>b", ["<|a|>", "Q<|a|>"], None)
-    (7, None)
+    >>> last_cut(b"one two\r\nthree", [], PAT)
+    7
+    >>> last_cut("Q<|a|>b", ["<|a|>", "Q<|a|>"], None) is None
+    True
     """
     size, end = 256, open_end(text, specials)
     while True:
@@ -97,7 +105,9 @@ def last_cut(text, specials, pattern: str | None) -> int | None:
         size *= 16
 
 
-def first_cut(text, specials, pattern: str | None, start: int = 0) -> int | None:
+def first_cut(
+    text: Text, specials: Sequence[Text], pattern: str | None, start: int = 0
+) -> int | None:
     """The first safe place at or after start, or None; it looks near start first.
 
     >>> first_cut(b"ab<|e|>", [b"<|e|>"], None)
@@ -113,7 +123,9 @@ def first_cut(text, specials, pattern: str | None, start: int = 0) -> int | None
     return None
 
 
-def next_cut(f, pos: int, end: int, specials, pattern: str | None) -> int:
+def next_cut(
+    f: IO[bytes], pos: int, end: int, specials: Sequence[bytes], pattern: str | None
+) -> int:
     """The first safe place at or after pos (at most end), reading forward in blocks."""
     margin = max(map(len, specials), default=0) + 1  # a special may start before pos
     while pos < end:
@@ -130,11 +142,11 @@ def next_cut(f, pos: int, end: int, specials, pattern: str | None) -> int:
 
 
 def boundaries(
-    path,
+    path: PathLike,
     n: int,
     specials: tuple[str, ...] = (),
     pattern: str | None = PAT,
-    opener=open,
+    opener: Opener = open,
     size: int | None = None,
 ) -> list[tuple[int, int]]:
     """n byte ranges covering the file, each cut moved forward to a safe place.
@@ -154,15 +166,16 @@ def boundaries(
 
 
 def blocks(
-    path,
+    path: PathLike,
     start: int,
     end: int,
-    specials,
+    specials: Sequence[str],
     pattern: str | None = PAT,
     block_size: int = BLOCK,
-    opener=open,
-):
-    """(offset, length, text) pieces of a byte range, about block_size each, cut safely."""
+    opener: Opener = open,
+) -> Iterator[tuple[int, int, str]]:
+    """(offset, length, text) pieces of a byte range, about block_size each, cut
+    safely."""
     encoded = [s.encode("utf-8") for s in specials]
     with opener(path, "rb") as f:
         f.seek(start)

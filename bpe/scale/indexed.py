@@ -15,8 +15,10 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
+Pair = tuple[int, int]  # two symbol ids
 
-def descending(tok):
+
+def descending(tok: bytes) -> tuple[int, ...]:
     """A key under which byte strings sort in reverse.
 
     >>> descending(b"b") < descending(b"a") and descending(b"ab") < descending(b"a")
@@ -47,7 +49,7 @@ class IndexedTable:
                 self.pairs[pair] = self.pairs.get(pair, 0) + freq
                 self.where[pair].add(i)
 
-    def symbol(self, tok):
+    def symbol(self, tok: bytes) -> int:
         """The id of a token's bytes; two merges that spell the same bytes share one."""
         if tok not in self.symbol_id:
             self.symbol_id[tok] = len(self.symbols)
@@ -55,7 +57,7 @@ class IndexedTable:
             self.keys.append(descending(tok))
         return self.symbol_id[tok]
 
-    def apply(self, pair):
+    def apply(self, pair: Pair) -> dict[Pair, int]:
         """Merge pair in each row that holds it; return {changed pair: total before}."""
         a, b = pair
         new = self.symbol(self.symbols[a] + self.symbols[b])
@@ -70,7 +72,7 @@ class IndexedTable:
                     where[p].add(i)
         return self.update_totals(delta)
 
-    def update_totals(self, delta):
+    def update_totals(self, delta: dict[Pair, int]) -> dict[Pair, int]:
         """Add delta to the totals, dropping pairs at zero; {pair: total before}."""
         pairs, changed = self.pairs, {}
         for p, d in delta.items():
@@ -83,7 +85,15 @@ class IndexedTable:
         return changed
 
 
-def merge_counting(word, a, b, new, freq, delta, created):
+def merge_counting(
+    word: list[int],
+    a: int,
+    b: int,
+    new: int,
+    freq: int,
+    delta: dict[Pair, int],
+    created: list[Pair],
+) -> list[int] | None:
     """merge(word, (a, b), new), also adding to delta how each pair's count changes.
 
     Only the neighbours of each occurrence change: (x, a) becomes (x, new) and
@@ -112,7 +122,7 @@ def merge_counting(word, a, b, new, freq, delta, created):
     return out if len(out) < n else None
 
 
-def pick_by_scan(table):
+def pick_by_scan(table: IndexedTable) -> Pair | None:
     """The most frequent pair, ties to the greater pair of bytes, by a full scan."""
     if not table.pairs:
         return None
@@ -133,7 +143,7 @@ class PairHeap:
         keys = self.table.keys
         return (-count, keys[pair[0]], keys[pair[1]], pair)
 
-    def pop(self):
+    def pop(self) -> Pair | None:
         """The best pair, skipping entries whose count changed since they were filed."""
         pairs = self.table.pairs
         while self.heap:
@@ -145,7 +155,7 @@ class PairHeap:
                 heapq.heappush(self.heap, self.entry(pair, current))
         return None
 
-    def update(self, changed):
+    def update(self, changed: dict[Pair, int]) -> None:
         """Push the pairs whose count grew; those that shrank are re-filed on pop."""
         pairs = self.table.pairs
         for pair, before in changed.items():

@@ -12,6 +12,7 @@ rounds, one rank at a time, visiting only the places that hold the pair.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from heapq import heappop, heappush
 from itertools import count, filterfalse, islice, repeat
 from operator import itemgetter
@@ -51,7 +52,7 @@ class PieceEncoder:
         return self.all([piece])[0]
 
     def all(self, pieces: list[str]) -> list[tuple[int, ...]]:
-        """The ids of each piece: short ones one by one, long ones together in rounds."""
+        """The ids of each piece: short ones one by one, long ones together."""
         out, long = [], []
         for piece in pieces:
             data = piece.encode("utf-8")
@@ -103,8 +104,10 @@ class PieceEncoder:
         return out
 
 
-def merge_rounds(ids: list[int], rank_of, pair_of: list, merged_id: list) -> None:
-    """Apply merges to ids in place, as ``encode_word`` does to each piece between BREAKs.
+def merge_rounds(
+    ids: list[int], rank_of: Callable, pair_of: list, merged_id: list
+) -> None:
+    """Apply merges to ids in place, as ``encode_word`` does to each piece (to a BREAK).
 
     Each round takes the lowest rank present anywhere and merges every place that
     holds its pair, left to right; merged-away places become DEAD. ``where`` keeps,
@@ -165,7 +168,7 @@ def file(where: dict, heap: list, rank: int, place: int) -> None:
 
 
 class PieceCache(dict):
-    """Pre-token -> ids, kept after the first time; at ``maxsize`` entries it starts afresh.
+    """Pre-token -> ids, kept after the first time; at ``maxsize``, it starts afresh.
 
     A hit is a plain dict lookup, with no bookkeeping (cheaper than an LRU, and a
     forked worker writes to fewer shared pages). Starting afresh when full keeps
@@ -176,8 +179,10 @@ class PieceCache(dict):
         super().__init__()
         self.maxsize = maxsize
 
-    def table(self, pieces: list[str], encode_all) -> dict[str, tuple[int, ...]]:
-        """A dict holding every piece's ids: this cache, once encode_all has filled it in."""
+    def table(
+        self, pieces: list[str], encode_all: Callable
+    ) -> dict[str, tuple[int, ...]]:
+        """A dict holding every piece's ids: this cache, once encode_all fills it in."""
         new = list(
             filterfalse(self.__contains__, set(pieces))
         )  # set(...).difference(self)

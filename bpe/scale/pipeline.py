@@ -1,4 +1,4 @@
-"""Training on the data people have: files, shards, streams of documents, a Dask cluster.
+"""Training on the data people have: files, shards, streams of documents, Dask.
 
 ``train_files`` takes paths, globs or ``fsspec`` URLs of plain text or Parquet.
 Each file is cut into parts (``sources.py``) that helper processes
@@ -70,9 +70,8 @@ class TrainReport:
 
     def __str__(self) -> str:
         share = ", ".join(f"{k} {v:.0%}" for k, v in self.shares().items())
-        asked = (
-            "" if self.workers == self.workers_asked else f" ({self.workers_asked} asked)"
-        )
+        same = self.workers == self.workers_asked
+        asked = "" if same else f" ({self.workers_asked} asked)"
         lines = [
             f"{self.source}: {self.bytes:,} bytes; {self.workers} worker(s){asked}; "
             f"method {self.method}",
@@ -147,18 +146,22 @@ def learn_and_report(
     with progress_bar(progress, wanted, "merge", "merge") as bar:
         merges, pick, apply = learn(table, wanted, method, progress=bar.update)
     vocab = vocab_from_merges(merges, specials)
-    return vocab, merges, TrainReport(
-        method=method,
-        pretokenize_seconds=counted,
-        pick_seconds=pick,
-        apply_seconds=apply,
-        distinct_pretokens=len(table),
-        total_pretokens=sum(table.values()),
-        merges=len(merges),
-        merges_wanted=wanted,
-        vocab_size=len(vocab),
-        parent_peak_bytes=own_peak_bytes(),
-        **report,
+    return (
+        vocab,
+        merges,
+        TrainReport(
+            method=method,
+            pretokenize_seconds=counted,
+            pick_seconds=pick,
+            apply_seconds=apply,
+            distinct_pretokens=len(table),
+            total_pretokens=sum(table.values()),
+            merges=len(merges),
+            merges_wanted=wanted,
+            vocab_size=len(vocab),
+            parent_peak_bytes=own_peak_bytes(),
+            **report,
+        ),
     )
 
 
@@ -180,7 +183,15 @@ def train_files(
     per part; the report says how many did), or Dask tasks on ``client``'s cluster.
     """
     result = _train_files(
-        sources, vocab_size, specials, workers, method, pattern, progress, column, client
+        sources,
+        vocab_size,
+        specials,
+        workers,
+        method,
+        pattern,
+        progress,
+        column,
+        client,
     )
     if result[2].stopped_early:
         warn_out_of_pairs(result[2].merges, result[2].merges_wanted)
@@ -197,7 +208,9 @@ def train_file(
     progress: bool = False,
 ) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
     """``train_files`` on one file: the same merges as ``bpe.train`` on its text."""
-    result = _train_files([path], vocab_size, specials, workers, method, pattern, progress)
+    result = _train_files(
+        [path], vocab_size, specials, workers, method, pattern, progress
+    )
     if result[2].stopped_early:
         warn_out_of_pairs(result[2].merges, result[2].merges_wanted)
     return result

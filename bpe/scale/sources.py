@@ -19,7 +19,7 @@ import fsspec
 
 from ..files import PathLike
 from ..pretokenize import PAT
-from .cuts import BLOCK, blocks, boundaries
+from .cuts import BLOCK, Opener, blocks, boundaries
 from .word_counts import count_by_words
 
 PART_BYTES = 1 << 22  # a text file is cut into parts of about this size, or smaller
@@ -78,7 +78,7 @@ def count_range(
     specials: tuple[str, ...] = (),
     pattern: str | None = PAT,
     block_size: int = BLOCK,
-    opener=open,
+    opener: Opener = open,
 ) -> Counter[str]:
     """Count the pre-token strings of one byte range of a file, block by block."""
     texts = blocks(path, start, end, specials, pattern, block_size, opener)
@@ -118,4 +118,3 @@ class Counting:
                     f"holds {type(text).__name__}, not text"
                 )
         return count_by_words(filter(None, texts), self.specials, self.pattern), size
-

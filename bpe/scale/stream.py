@@ -7,12 +7,16 @@ carries the rest over. ``decode_stream`` does the reverse without ever emitting
 half a character. (``batch.py`` spreads a list of texts over processes.)
 """
 
+from __future__ import annotations
+
 import codecs
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from .cuts import last_cut
 
 
-def encode_iterable(tokenizer, pieces):
+def encode_iterable(tokenizer: Any, pieces: Iterable[str]) -> Iterator[int]:
     """Yield the ids of "".join(pieces), holding just what follows the last safe cut."""
     pending = ""
     for piece in pieces:
@@ -26,12 +30,12 @@ def encode_iterable(tokenizer, pieces):
         yield from tokenizer.encode(pending)
 
 
-def decode_stream(tokenizer, ids):
+def decode_stream(tokenizer: Any, ids: Iterable[int]) -> Iterator[str]:
     """Yield text for ids as it is complete; a character split across tokens waits."""
     return decode_chunks(tokenizer, ([token_id] for token_id in ids))
 
 
-def decode_chunks(tokenizer, chunks):
+def decode_chunks(tokenizer: Any, chunks: Iterable[list[int]]) -> Iterator[str]:
     """Yield text for lists of ids as it is complete: the bulk form of decode_stream."""
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     for chunk in chunks:

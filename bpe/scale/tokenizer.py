@@ -35,7 +35,7 @@ from .piece import PieceCache, PieceEncoder
 
 
 class Tokenizer(core.Tokenizer):
-    """A byte-level BPE tokenizer, fast: ``vocab`` (id -> bytes), ``merges``, ``specials``.
+    """A fast byte-level BPE tokenizer: ``vocab`` (id -> bytes), ``merges``, specials.
 
     The same arguments, ids and files as the core's ``bpe.tokenizer.Tokenizer``.
     """
@@ -189,4 +189,3 @@ class Tokenizer(core.Tokenizer):
         from ..interop import huggingface
 
         return cls(*huggingface.from_huggingface(path))
-

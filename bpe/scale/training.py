@@ -32,7 +32,9 @@ METHODS = ("naive", "scan", "heap")  # how each pair is picked: see learn()
 
 
 def check_method(
-    method: str | None, tie_break: Callable = greater_pair, on_merge: Callable | None = None
+    method: str | None,
+    tie_break: Callable = greater_pair,
+    on_merge: Callable | None = None,
 ) -> str:
     """The method to learn with: as asked, or the heap unless the options need naive."""
     needs_naive = tie_break is not greater_pair or on_merge is not None
@@ -79,8 +81,11 @@ def check_training(
     """
     specials = check_specials(specials)
     wanted = check_vocab_size(vocab_size, specials)
-    return specials, wanted, check_method(method, tie_break, on_merge), check_workers(
-        workers
+    return (
+        specials,
+        wanted,
+        check_method(method, tie_break, on_merge),
+        check_workers(workers),
     )
 
 

@@ -69,7 +69,7 @@ def count_by_words(
 
 
 def add_pieces(counts: Counter, words: Counter, first_words: Counter) -> None:
-    """Add the pieces of each word, as many times as it was seen, and forget the words."""
+    """Add each word's pieces, as many times as it was seen; then forget the words."""
     find = fast_finder(PAT)
     for word, n in words.items():
         first = first_words[word]

@@ -9,7 +9,7 @@ export PYTHONHASHSEED := 0
 # workplace that is ../shared/data. Override on the command line or in the environment.
 export BPE_DATA_MIRROR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data),)
 
-.PHONY: install book lab lab-deps lint test test-package test-notebooks test-lab test-browser browser-deps bench article clean
+.PHONY: install book preview lab lab-deps lint test test-package test-notebooks test-lab test-browser browser-deps bench article clean
 
 install: $(STAMP)
 
@@ -31,6 +31,14 @@ book: $(STAMP) $(MATHJAX)
 	$(PYTHON) -m bpe.book.playground _build/generated
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going --config _build/site_config.yml
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html"
+
+# The site from the outputs stored in the notebooks, without running them: for a quick look
+# while writing (make book is what runs, and checks, every chapter).
+preview: $(STAMP) $(MATHJAX)
+	rm -rf _build/html
+	$(PYTHON) -m bpe.book.site _config.yml _build/site_config.yml --stored-outputs
+	$(PYTHON) -m bpe.book.playground _build/generated
+	$(VENV)/bin/jupyter-book build . -W -n --keep-going --config _build/site_config.yml
 
 # JupyterLab (requirements-lab.txt), installed into .venv when missing, for running the cells.
 LAB_STAMP := $(VENV)/.lab-installed

@@ -17,7 +17,10 @@ ROOT = Path(__file__).resolve().parents[2]  # the folder that holds the bpe pack
 
 
 def definition(obj):
-    """What defines obj in the source: a property's getter, a cached function's own."""
+    """What defines obj in the source: a property's getter, a cached function's own.
+
+    A module stands for its whole file.
+    """
     if isinstance(obj, (property, functools.cached_property)):
         obj = obj.fget if isinstance(obj, property) else obj.func
     return inspect.unwrap(obj)
@@ -27,6 +30,8 @@ def where(obj) -> str:
     """The file that defines obj, as a path from the repository's top; obj's name."""
     obj = definition(obj)
     path = Path(inspect.getsourcefile(obj)).resolve().relative_to(ROOT).as_posix()
+    if inspect.ismodule(obj):
+        return f"{path}, in full"
     return f"{path}: {obj.__qualname__}"
 
 

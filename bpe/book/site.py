@@ -6,6 +6,7 @@ is no repository to point at, so the site shows none of those buttons, and the
 bootstrap cell explains how to install the package instead of fetching it.
 
     python -m bpe.book.site _config.yml _build/site_config.yml   # the config to build with
+    python -m bpe.book.site _config.yml OUT --stored-outputs     # ... without running cells
     python -m bpe.book.site --sync-notebooks                       # rewrite bootstrap cells
 """
 
@@ -110,12 +111,19 @@ def main(argv=None) -> None:
         "out", nargs="?", help="where to write the config to build with"
     )
     parser.add_argument(
+        "--stored-outputs",
+        action="store_true",
+        help="build from the outputs stored in the notebooks, without running them",
+    )
+    parser.add_argument(
         "--sync-notebooks",
         action="store_true",
         help="rewrite every chapter's bootstrap cell for the URL",
     )
     args = parser.parse_args(argv)
     config = load_config(args.config)
+    if args.stored_outputs:
+        config.setdefault("execute", {})["execute_notebooks"] = "off"
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(

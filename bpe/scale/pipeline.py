@@ -140,11 +140,17 @@ def learn_and_report(
     progress: bool,
     **report: Any,
 ) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
-    """Learn the merges from the counts, and say what the run did."""
+    """Learn the merges from the counts, and say what the run did.
+
+    Running out of pairs is an ``OutOfPairs`` warning, pointed at the caller of the
+    public function that called this.
+    """
     table = byte_table(strings)
     counted = time.perf_counter() - started
     with progress_bar(progress, wanted, "merge", "merge") as bar:
         merges, pick, apply = learn(table, wanted, method, progress=bar.update)
+    if len(merges) < wanted:
+        warn_out_of_pairs(len(merges), wanted, stacklevel=4)
     vocab = vocab_from_merges(merges, specials)
     return (
         vocab,
@@ -182,51 +188,6 @@ def train_files(
     from ``column``). ``workers`` processes count (at most one per core, and one
     per part; the report says how many did), or Dask tasks on ``client``'s cluster.
     """
-    result = _train_files(
-        sources,
-        vocab_size,
-        specials,
-        workers,
-        method,
-        pattern,
-        progress,
-        column,
-        client,
-    )
-    if result[2].stopped_early:
-        warn_out_of_pairs(result[2].merges, result[2].merges_wanted)
-    return result
-
-
-def train_file(
-    path: PathLike,
-    vocab_size: int,
-    specials: Iterable[str] = (),
-    workers: int | None = None,
-    method: str = "heap",
-    pattern: str | None = PAT,
-    progress: bool = False,
-) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
-    """``train_files`` on one file: the same merges as ``bpe.train`` on its text."""
-    result = _train_files(
-        [path], vocab_size, specials, workers, method, pattern, progress
-    )
-    if result[2].stopped_early:
-        warn_out_of_pairs(result[2].merges, result[2].merges_wanted)
-    return result
-
-
-def _train_files(
-    sources: PathLike | Iterable[PathLike],
-    vocab_size: int,
-    specials: Iterable[str],
-    workers: int | None,
-    method: str,
-    pattern: str | None,
-    progress: bool,
-    column: str = "text",
-    client: Any = None,
-) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
     specials, wanted, method, asked = check_training(
         vocab_size, specials, method, workers
     )
@@ -250,6 +211,19 @@ def _train_files(
         strings, started, specials, wanted, method, progress, source=source,
         bytes=size, workers=ran, workers_asked=asked, worker_peak_bytes=peak,
     )  # fmt: skip
+
+
+def train_file(
+    path: PathLike,
+    vocab_size: int,
+    specials: Iterable[str] = (),
+    workers: int | None = None,
+    method: str = "heap",
+    pattern: str | None = PAT,
+    progress: bool = False,
+) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
+    """``train_files`` on one file: the same merges as ``bpe.train`` on its text."""
+    return train_files([path], vocab_size, specials, workers, method, pattern, progress)
 
 
 def batches(texts: Iterable[str], size: int = BATCH) -> Iterator[list[str]]:
@@ -289,13 +263,10 @@ def train_iterator(
     counting = Counting(specials, pattern, "text")
     with progress_bar(progress, None, "B", "pre-tokenize") as bar:
         strings, size, peak = count_here(batches(texts), counting, ran, bar)
-    vocab, merges, report = learn_and_report(
+    return learn_and_report(
         strings, started, specials, wanted, method, progress, source="iterator",
         bytes=size, workers=ran, workers_asked=asked, worker_peak_bytes=peak,
     )  # fmt: skip
-    if report.stopped_early:
-        warn_out_of_pairs(report.merges, report.merges_wanted)
-    return vocab, merges, report
 
 
 def pretokenize_file(

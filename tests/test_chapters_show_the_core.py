@@ -30,7 +30,7 @@ def shown_text():
 
 
 def core_definitions():
-    """(name, object) for every function and class defined in the core, and every class member."""
+    """(name, object) for each function and class the core defines, and each member."""
     found = []
     for module_name in CORE:
         module = importlib.import_module(module_name)
@@ -78,7 +78,7 @@ def test_the_core_is_found():
 )
 def test_shown_in_a_chapter(name, obj):
     if inspect.isclass(definition(obj)):
-        # A class counts as shown when each of its members is shown (checked one by one).
+        # A class counts as shown when each of its members is (each checked on its own).
         members = [v for v in vars(obj).values() if inspect.isfunction(v)]
         assert members or source(obj) in SHOWN, f"{name} is shown in no chapter"
         return

@@ -2,14 +2,13 @@
 size."""
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe
-from collections import Counter
-
 from bpe.pretokenize import byte_table
 from bpe.scale import cuts, sources
 from bpe.scale.pipeline import pretokenize_file, train_file
@@ -86,9 +85,7 @@ def test_tiny_blocks_and_reads_give_the_same_table(tmp_path, monkeypatch):
 def test_any_text_any_cut(tmp_path_factory, text, workers, block):
     path = write(tmp_path_factory.mktemp("h"), text)
     table = count_file(path, (EOT,), bpe.PAT, workers, block_size=block)
-    assert table == bpe.pretokenize(
-        text, [EOT]
-    )
+    assert table == bpe.pretokenize(text, [EOT])
 
 
 def test_without_specials_cuts_only_at_safe_newlines(tmp_path):
@@ -138,9 +135,7 @@ def test_nested_and_overlapping_specials_never_change_the_counts(
     specials = tuple(specials)
     for pattern in (bpe.PAT, None):
         table = count_file(path, specials, pattern, workers, block_size=block)
-        assert table == bpe.pretokenize(
-            text, specials, pattern
-        )
+        assert table == bpe.pretokenize(text, specials, pattern)
 
 
 def test_the_issues_example_counts_the_same_at_every_block_and_worker_count(tmp_path):
@@ -149,7 +144,9 @@ def test_the_issues_example_counts_the_same_at_every_block_and_worker_count(tmp_
     expected = bpe.pretokenize(text, ["<|a|>", "Q<|a|>"])
     for workers in (1, 2, 3):
         for block in (16, 64, 1 << 10, 1 << 16, 1 << 20):
-            table = count_file(path, ("<|a|>", "Q<|a|>"), bpe.PAT, workers, block_size=block)
+            table = count_file(
+                path, ("<|a|>", "Q<|a|>"), bpe.PAT, workers, block_size=block
+            )
             assert table == expected, (
                 workers,
                 block,

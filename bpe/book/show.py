@@ -12,25 +12,26 @@ import functools
 import inspect
 import textwrap
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]  # the folder that holds the bpe package
 
 
-def definition(obj):
+def definition(obj: Any) -> Any:
     """What defines obj in the source: a property's getter, a cached function's own."""
     if isinstance(obj, (property, functools.cached_property)):
         obj = obj.fget if isinstance(obj, property) else obj.func
     return inspect.unwrap(obj)
 
 
-def where(obj) -> str:
+def where(obj: Any) -> str:
     """The file that defines obj, as a path from the repository's top; obj's name."""
     obj = definition(obj)
     path = Path(inspect.getsourcefile(obj)).resolve().relative_to(ROOT).as_posix()
     return f"{path}: {obj.__qualname__}"
 
 
-def source(obj) -> str:
+def source(obj: Any) -> str:
     """obj's source code, dedented (a method's too), decorators included."""
     return textwrap.dedent(inspect.getsource(definition(obj)))
 
@@ -38,7 +39,7 @@ def source(obj) -> str:
 class Source:
     """One or more definitions, ready to display; see ``show``."""
 
-    def __init__(self, *objects):
+    def __init__(self, *objects: Any):
         self.parts = [(where(obj), source(obj)) for obj in objects]
 
     def __repr__(self) -> str:
@@ -48,7 +49,7 @@ class Source:
         return "```python\n" + repr(self) + "```\n"
 
 
-def show(*objects) -> Source:
+def show(*objects: Any) -> Source:
     """Display the source of functions, classes or methods, in this order, in a chapter.
 
     >>> from bpe.train import merge

@@ -5,6 +5,8 @@ characters become those bytes and checks, over every code point, the property
 that makes cutting text at an ASCII marker safe.
 """
 
+from __future__ import annotations
+
 import unicodedata
 from collections import Counter
 

@@ -15,7 +15,7 @@ import os
 import secrets
 import shutil
 import stat
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -116,7 +116,9 @@ def link_or_copy(src: PathLike, dst: PathLike) -> None:
         shutil.copy2(src, dst, follow_symlinks=False)
 
 
-def replace_folder(target: Path, files: dict[str, bytes], drop=()) -> None:
+def replace_folder(
+    target: Path, files: dict[str, bytes], drop: Collection[str] = ()
+) -> None:
     """Make target a folder holding files {name: data}, and whatever else it held.
 
     Entries named in ``drop`` are not carried over. Folders left beside target by

@@ -1,17 +1,19 @@
-"""make bench (encoding): this package's encoder against tiktoken and tokenizers, side by side.
+"""make bench (encoding): this package's encoder beside tiktoken and tokenizers.
 
 1. Single-thread throughput on the book's 200 held-out stories with the 10,000-token
    TinyStories vocabulary, warm (medians of repeated runs, all in this one process).
-2. A cold start: a fresh tokenizer's first encoding of the held-out stories, against a fresh
-   tiktoken Encoding's, for GPT-2's vocabulary and the book's (paired runs); and the time to
-   build each.
+2. A cold start: a fresh tokenizer's first encoding of the held-out stories, against a
+   fresh tiktoken Encoding's, for GPT-2's vocabulary and the book's (paired runs); and
+   the time to build each.
 3. Long inputs: one character repeated 100,000 and 1,000,000 times, the cases where a
    quadratic encoder would show, against tiktoken (medians).
-4. encode_batch with one and two workers on the 6,035 training stories, for a tokenizer kept
-   across calls and for a fresh one per call, and the most two processes can gain here.
+4. encode_batch with one and two workers on the 6,035 training stories, for a tokenizer
+   kept across calls and for a fresh one per call, and the most two processes can gain
+   here.
 Results also go to _build/bench/encode.json.
 """
 
+import functools
 import gc
 import json
 import os
@@ -33,7 +35,7 @@ PAIRS = 9
 
 
 def batch_speedups(vocab, merges, stories):
-    """encode_batch, 1 worker against 2, for a long-running tokenizer and for a fresh one.
+    """encode_batch, 1 worker against 2, for a long-lived tokenizer and for a fresh one.
 
     "kept": one tokenizer serves every call, so its cache holds every word and its
     worker process, forked on the first 2-worker call, is reused (a service encoding
@@ -43,16 +45,14 @@ def batch_speedups(vocab, merges, stories):
     kept = bpe.Tokenizer(vocab, merges, [EOT])
     kept.encode_batch(stories, workers=2)  # fork the worker and fill both caches
 
-    unused = [
-        bpe.Tokenizer(vocab, merges, [EOT]) for _ in range(2 * PAIRS)
-    ]  # built untimed
+    # built untimed
+    unused = [bpe.Tokenizer(vocab, merges, [EOT]) for _ in range(2 * PAIRS)]
     used = []
 
     def fresh(workers):
         used.append(unused.pop())
-        used[-1].encode_batch(
-            stories, workers=workers
-        )  # its worker is stopped after timing
+        # its worker process is stopped after timing
+        used[-1].encode_batch(stories, workers=workers)
 
     speedups = {}
     for name, one, two in [
@@ -74,7 +74,7 @@ def batch_speedups(vocab, merges, stories):
 
 
 def parallel_ceiling(tok, stories):
-    """What two processes gain when nothing is sent between them: the machine's own limit.
+    """What two processes gain when nothing passes between them: the machine's limit.
 
     A helper process, forked once and warmed up, encodes the second half of the
     stories while this one encodes the first; against this process encoding all of
@@ -130,9 +130,10 @@ def cold_start(name, tok, encoding, text):
         lambda: bpe.Tokenizer(*args), lambda: tiktoken.Encoding(**spec), 5
     )
     print(
-        f"{name:<12}first encode: bpe {t_ours * 1000:6.1f} ms, tiktoken {t_theirs * 1000:6.1f} ms, "
-        f"ratio {cold:.2f} (target <= 2); build: bpe {b_ours * 1000:5.0f} ms, "
-        f"tiktoken {b_theirs * 1000:5.0f} ms, ratio {build:.2f}"
+        f"{name:<12}first encode: bpe {t_ours * 1000:6.1f} ms,"
+        f" tiktoken {t_theirs * 1000:6.1f} ms, ratio {cold:.2f} (target <= 2);"
+        f" build: bpe {b_ours * 1000:5.0f} ms, tiktoken {b_theirs * 1000:5.0f} ms,"
+        f" ratio {build:.2f}"
     )
     return {
         "first_encode_ratio": cold,
@@ -152,7 +153,7 @@ LONG = [
 
 
 def long_inputs(repeats=3):
-    """One character repeated n times: time against tiktoken's at 1M, and growth from 100k."""
+    """A character repeated n times: time beside tiktoken's at 1M, growth from 100k."""
     rows = {}
     for name, char in LONG:
         encoding = get_encoding(name)
@@ -161,20 +162,18 @@ def long_inputs(repeats=3):
         for n in (100_000, 1_000_000):
             text = char * n
             assert tok.encode_ordinary(text) == encoding.encode_ordinary(text)
-            pairs = [
-                (
-                    seconds(lambda: tok.encode_ordinary(text)),
-                    seconds(lambda: encoding.encode_ordinary(text)),
-                )
-                for _ in range(repeats)
-            ]
+            # this round's encoders and text, bound now rather than looked up later
+            ours = functools.partial(tok.encode_ordinary, text)
+            theirs = functools.partial(encoding.encode_ordinary, text)
+            pairs = [(seconds(ours), seconds(theirs)) for _ in range(repeats)]
             times[n] = [statistics.median(t) for t in zip(*pairs)]
         ratio = times[10**6][0] / times[10**6][1]
         growth = times[10**6][0] / times[10**5][0]
         print(
-            f"{name:<12}{char!r:6} 1M: bpe {times[10**6][0]:6.3f} s, tiktoken {times[10**6][1]:6.3f} s, "
-            f"ratio {ratio:4.2f} (target <= 3); 100k -> 1M: bpe x{growth:4.1f} (target <= 12), "
-            f"tiktoken x{times[10**6][1] / times[10**5][1]:4.1f}"
+            f"{name:<12}{char!r:6} 1M: bpe {times[10**6][0]:6.3f} s,"
+            f" tiktoken {times[10**6][1]:6.3f} s, ratio {ratio:4.2f} (target <= 3);"
+            f" 100k -> 1M: bpe x{growth:4.1f} (target <= 12),"
+            f" tiktoken x{times[10**6][1] / times[10**5][1]:4.1f}"
         )
         rows[f"{name} {char!r}"] = {
             "seconds": times,
@@ -198,9 +197,8 @@ def main():
         == hf.encode(text).ids
     )
 
-    tok.encode(
-        text
-    )  # warm the cache: "cache" measures encoding text whose words were seen before
+    # warm the cache: "cache" measures encoding text whose words were seen before
+    tok.encode(text)
     runs = {
         "bpe, no cache": (lambda: uncached.encode(text), 3),
         "bpe, cache": (lambda: tok.encode(text), 21),
@@ -216,12 +214,12 @@ def main():
     for name, s in seconds.items():
         print(f"{name:<36}{s * 1000:9.2f} ms{megabytes / s:9.2f} MB/s")
     ratio = seconds["bpe, cache"] / seconds["tiktoken, exported vocabulary"]
-    print(
-        f"{'bpe (cache) time / tiktoken time, same vocabulary (target <= 2)':<66}{ratio:6.2f}"
-    )
+    label = "bpe (cache) time / tiktoken time, same vocabulary (target <= 2)"
+    print(f"{label:<66}{ratio:6.2f}")
 
     print(
-        f"\ncold start on the {megabytes:.3f} MB of held-out stories, {PAIRS} pairs, medians"
+        f"\ncold start on the {megabytes:.3f} MB of held-out stories,"
+        f" {PAIRS} pairs, medians"
     )
     gpt2_tok = bpe.Tokenizer.from_tiktoken(gpt2)
     cold = {
@@ -234,14 +232,14 @@ def main():
 
     stories = train_path.read_text(encoding="utf-8").split(EOT)[:-1]
     print(
-        f"\nencode_batch on {len(stories):,} stories ({sum(map(len, stories)) / 1e6:.1f} MB), "
-        f"1 and 2 workers alternating, {PAIRS} pairs"
+        f"\nencode_batch on {len(stories):,} stories"
+        f" ({sum(map(len, stories)) / 1e6:.1f} MB), 1 and 2 workers alternating,"
+        f" {PAIRS} pairs"
     )
     speedups = batch_speedups(vocab, merges, stories)
     ceiling = parallel_ceiling(tok, stories)
-    print(
-        f"{'ceiling: two warm processes each encode half, nothing sent':<66}{ceiling:6.2f}x"
-    )
+    label = "ceiling: two warm processes each encode half, nothing sent"
+    print(f"{label:<66}{ceiling:6.2f}x")
 
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "encode.json").write_text(

@@ -1,10 +1,10 @@
-"""make bench (training): this package against rustbpe and Hugging Face tokenizers, side by side.
+"""make bench (training): this package beside rustbpe and Hugging Face tokenizers.
 
 Every run trains a 10,000-entry vocabulary with <|endoftext|> on the book's TinyStories
 training text (and on that text repeated 4x and 16x), each in a fresh process, with two
-workers or two threads each; then the scan and naive trainers on 1x. Reported figures are
-medians; ratios compare medians measured in this same run, interleaved. Results also go to
-_build/bench/train.json.
+workers or two threads each; then the scan and naive trainers on 1x. Reported figures
+are medians; ratios compare medians measured in this same run, interleaved. Results
+also go to _build/bench/train.json.
 """
 
 import json
@@ -31,10 +31,8 @@ REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
 def run(which, path, workers=2):
     args = [sys.executable, str(HERE / "run_one.py"), which, str(path)]
     args += [] if which in ("hf", "rust") else [str(workers)]
-    env = {
-        **os.environ,
-        "RAYON_NUM_THREADS": "2",
-    }  # rustbpe: two threads, as two workers
+    # rustbpe: two threads, as two workers
+    env = {**os.environ, "RAYON_NUM_THREADS": "2"}
     done = subprocess.run(args, capture_output=True, text=True, check=True, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -51,7 +49,10 @@ def repeated(path, times):
 
 
 def interleaved(configs, repeats):
-    """Run each config `repeats` times, alternating, so slow spells of the machine hit all alike."""
+    """Run each config `repeats` times, alternating.
+
+    A slow spell of the machine then hits every config alike.
+    """
     results = {name: [] for name in configs}
     for _ in range(repeats):
         for name, (which, path) in configs.items():
@@ -76,10 +77,11 @@ def _raw_findall(half):
 
 
 def pretokenize_throughput(path, repeats):
-    """MB/s: raw regex.findall against this package's whole counting pipeline (wall clock).
+    """MB/s: raw regex.findall against this package's whole counting pipeline.
 
-    With two workers each process shares the machine with the other, so the fair floor is raw
-    findall run in two processes at once; with one worker it is raw findall alone.
+    Wall clock. With two workers each process shares the machine with the other, so
+    the fair floor is raw findall run in two processes at once; with one worker it is
+    raw findall alone.
     """
     global _TEXT
     _TEXT = path.read_text(encoding="utf-8")
@@ -107,8 +109,8 @@ def main():
     train, _ = tinystories_files()
     sizes = {"1x": train, "4x": repeated(train, 4), "16x": repeated(train, 16)}
     print(
-        f"machine: {os.cpu_count()} cores; Python {sys.version.split()[0]}; {REPEATS} repeats; "
-        f"medians\n"
+        f"machine: {os.cpu_count()} cores; Python {sys.version.split()[0]};"
+        f" {REPEATS} repeats; medians\n"
     )
 
     results = {}

@@ -1,4 +1,4 @@
-"""One timed training run in a fresh process; prints its measurements as one line of JSON.
+"""One timed training run in a fresh process; prints its measurements as a JSON line.
 
     python bench/run_one.py heap FILE WORKERS
     python bench/run_one.py hf FILE
@@ -40,7 +40,10 @@ def ours(method, path, workers):
 
 
 def huggingface(path):
-    """Hugging Face tokenizers' BpeTrainer with the same regex split and the byte-level alphabet."""
+    """Hugging Face tokenizers' BpeTrainer, set up as this package trains.
+
+    The same regex split, and the 256 byte-level characters as its alphabet.
+    """
     from tokenizers import Regex, Tokenizer, models, pre_tokenizers, trainers
 
     import bpe

@@ -2,7 +2,6 @@
 reach the caller."""
 
 import gc
-import multiprocessing
 import os
 import time
 
@@ -16,7 +15,7 @@ EOT = "<|endoftext|>"
 
 @pytest.fixture
 def fork_always(monkeypatch):
-    """Let tiny test batches take the forked path, which a real batch this small would skip."""
+    """Let tiny test batches take the forked path, which batches this small skip."""
     monkeypatch.setattr(bpe.scale.batch, "CHARS_PER_WORKER", 1)
     monkeypatch.setattr(bpe.scale.batch, "CHARS_TO_FORK", 1)
 
@@ -46,7 +45,7 @@ def test_options_reach_the_workers(toy, fork_always):
 
 
 def test_large_batch_in_order(tinystories_train_text):
-    """The real path (no patching): 1 MB of stories, two processes, ids equal to encode's."""
+    """The real path (no patching): 1 MB of stories, two processes, encode's ids."""
     stories = tinystories_train_text[:1_000_000].split(EOT)[:-1]
     tok = bpe.Tokenizer(*bpe.train(tinystories_train_text[:100_000], 600, [EOT]), [EOT])
     assert tok.encode_batch(stories, workers=2) == [tok.encode(s) for s in stories]
@@ -147,7 +146,7 @@ def test_small_batches_stay_in_this_process(toy, monkeypatch):
 
 
 def test_running_workers_take_smaller_batches(toy_corpus, monkeypatch):
-    """A batch too small to pay for a fork is still shared once the workers are running."""
+    """A batch too small to pay for a fork is still shared once the workers are up."""
     tok = bpe.Tokenizer(*bpe.train(toy_corpus, 265, [EOT]), [EOT])
     shared = []
     runs = bpe.scale.batch.slices
@@ -170,7 +169,10 @@ def test_running_workers_take_smaller_batches(toy_corpus, monkeypatch):
 
 
 def test_a_forked_copy_gets_workers_of_its_own(toy_corpus, fork_always):
-    """After os.fork (say, in a user's own pool), the copy must not talk to its parent's workers."""
+    """After os.fork (say, in a user's own pool), the copy starts workers of its own.
+
+    It must never talk to its parent's workers.
+    """
     tok = bpe.Tokenizer(*bpe.train(toy_corpus, 265, [EOT]), [EOT])
     texts = ["newest lowest"] * 100
     tok.encode_batch(texts, workers=2)

@@ -35,7 +35,7 @@ def shown_text(skip=()):
 
 
 def core_definitions():
-    """(name, object) for every function and class defined in the core, and every class member."""
+    """(name, object) for each function and class the core defines, and each member."""
     found = []
     for module_name in CORE:
         module = importlib.import_module(module_name)
@@ -87,7 +87,7 @@ def test_shown_in_the_book(name, obj):
     if source(module) in SHOWN:
         return  # the appendix shows the whole file, as it is
     if inspect.isclass(definition(obj)):
-        # A class counts as shown when each of its members is shown (checked one by one).
+        # A class counts as shown when each of its members is (each checked on its own).
         members = [v for v in vars(obj).values() if inspect.isfunction(v)]
         assert members or source(obj) in SHOWN, f"{name} is shown in no chapter"
         return

@@ -314,8 +314,9 @@ def limited(megabytes):
 
 
 def test_a_pipeline_of_encode_and_decode_runs_in_bounded_memory(tmp_path, corpus):
-    """43 MB through `bpe encode | bpe decode`, each process held to 200 MB of address space:
-    the text, its 15 million ids and their digits (over 300 MB) could not all be held at once."""
+    """43 MB through `bpe encode | bpe decode`, each process held to 200 MB of address
+    space: the text, its 15 million ids and their digits (over 300 MB) could not all be
+    held at once."""
     import hashlib
     import threading
 

@@ -1,4 +1,4 @@
-"""Differential tests: the indexed trainers must learn exactly the naive trainer's merges."""
+"""Differential tests: the indexed trainers learn exactly the naive trainer's merges."""
 
 from collections import defaultdict
 
@@ -37,7 +37,8 @@ def test_overlapping_and_degenerate_rows(text):
 
 
 def test_tokens_spelled_two_ways_share_one_symbol():
-    # 'abc' can be built as a + bc or ab + c; the naive trainer works on bytes, so must the fast one
+    # 'abc' can be built as a + bc or ab + c; the naive trainer works on bytes, and so
+    # must the fast one
     text = "abc abc abc xbc xbc xbc xbc abd abd abd abd abd " * 3
     assert_same(text, 280)
 

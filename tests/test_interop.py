@@ -77,8 +77,8 @@ def test_trained_vocabularies_never_disagree_with_tiktoken(corpus, size, probes)
 
 
 def test_a_hand_made_merge_list_can_disagree():
-    # (b, c) first, then (a, b), then abc built as ab + c: "abc" encodes as a + bc by merges,
-    # but tiktoken sees that the bytes "abc" have a rank and joins them.
+    # (b, c) first, then (a, b), then abc built as ab + c: "abc" encodes as a + bc by
+    # merges, but tiktoken sees that the bytes "abc" have a rank and joins them.
     vocab = {i: bytes([i]) for i in range(256)}
     vocab.update({256: b"bc", 257: b"ab", 258: b"abc"})
     tok = bpe.Tokenizer(vocab, [(b"b", b"c"), (b"a", b"b"), (b"ab", b"c")])

@@ -12,12 +12,8 @@ import bpe
 from bpe.scale.pipeline import train_file
 
 PACKAGE = Path(bpe.__file__).resolve().parent
-CORE = [
-    "pretokenize.py",
-    "train.py",
-    "tokenizer.py",
-    "files.py",
-]  # what the book teaches
+# what the book teaches
+CORE = ["pretokenize.py", "train.py", "tokenizer.py", "files.py"]
 CORE_MODULES = {f"bpe.{name[:-3]}" for name in CORE}
 LAYERS = {"scale", "interop", "disk", "book"}
 
@@ -28,7 +24,7 @@ def module_name(path):
 
 
 def imports_of(path):
-    """The bpe modules a file imports (relative imports resolved), at any depth in the file."""
+    """The bpe modules a file imports (relative imports resolved), at any depth."""
     name, found = module_name(path), set()
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -86,7 +82,8 @@ def test_training_encoding_and_saving_never_load_the_book(tmp_path):
     code = (
         "import sys, bpe, bpe.scale.cli, bpe.scale.pipeline, bpe.interop.openai\n"
         "t = bpe.Tokenizer(*bpe.train('low lower', 260))\n"
-        f"t.save({str(tmp_path / 'tok')!r}); bpe.Tokenizer.load({str(tmp_path / 'tok')!r})\n"
+        f"t.save({str(tmp_path / 'tok')!r})\n"
+        f"bpe.Tokenizer.load({str(tmp_path / 'tok')!r})\n"
         "print(sorted(m for m in sys.modules if m.startswith('bpe.book')))"
     )
     out = subprocess.run(
@@ -120,9 +117,8 @@ def test_the_core_needs_only_the_standard_library_and_regex():
 
 
 def test_import_bpe_loads_the_core_and_the_fast_parts_only():
-    code = (
-        "import sys, bpe; print(sorted(m for m in sys.modules if m.startswith('bpe')))"
-    )
+    loaded = "sorted(m for m in sys.modules if m.startswith('bpe'))"
+    code = f"import sys, bpe; print({loaded})"
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )

@@ -1,4 +1,4 @@
-"""No chapter shows a code line longer than 88 characters, so none is clipped on the site.
+"""No chapter shows a code line over 88 characters, so that none is clipped on the site.
 
 The site's styles make 88 characters fit the text column at laptop width, and let longer
 output lines wrap; the browser test checks both on the built pages.

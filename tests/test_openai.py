@@ -89,6 +89,9 @@ def test_unknown_name():
 
 def test_the_patterns_group_digits_differently():
     gpt2, cl100k = openai.get_encoding("gpt2"), openai.get_encoding("cl100k_base")
-    show = lambda enc: [enc.decode([i]) for i in enc.encode("12345678")]
+
+    def show(enc):
+        return [enc.decode([i]) for i in enc.encode("12345678")]
+
     assert show(gpt2) == ["123", "45", "678"]
     assert show(cl100k) == ["123", "456", "78"]

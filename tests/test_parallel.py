@@ -2,14 +2,13 @@
 size."""
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe
-from collections import Counter
-
 from bpe.pretokenize import byte_table
 from bpe.scale import cuts, sources
 from bpe.scale.pipeline import pretokenize_file, train_file

@@ -1,4 +1,4 @@
-"""A tokenizer pickles, for any pattern and specials, and leaves its worker processes behind."""
+"""A tokenizer pickles for any pattern and specials, leaving its workers behind."""
 
 import multiprocessing
 import pickle

@@ -42,7 +42,7 @@ def test_same_as_encode_word_on_trained_vocabularies(corpus, piece):
 
 
 def any_merge_order(pairs):
-    """A Tokenizer whose merges join single letters in whatever order Hypothesis picks."""
+    """A Tokenizer whose merges join single letters in any order Hypothesis picks."""
     vocab = {i: bytes([i]) for i in range(256)}
     merges = []
     for left, right in pairs:
@@ -58,7 +58,7 @@ tables = st.lists(st.tuples(letters, letters), max_size=6)
 
 @given(tables, words)
 def test_same_as_encode_word_in_any_merge_order(pairs, piece):
-    """Merge lists need not be in training order (hand-made, repeated pairs): still the same."""
+    """Merges out of training order (hand-made, repeated pairs): still the same ids."""
     tok = any_merge_order(pairs)
     assert tok.encode_piece(piece) == plain(tok, piece)
 
@@ -75,7 +75,7 @@ def deep_table(text):
     st.lists(st.text(alphabet="abc ", max_size=30), max_size=5),
 )
 def test_long_runs_and_many_pieces_at_once(seed, run, others):
-    """Long runs of one or two letters, encoded together with other pieces, on deep merges."""
+    """Long runs of one or two letters, encoded among other pieces, on deep merges."""
     tok = deep_table(seed * 3)
     pieces = ["a" * run, (seed * run)[:500], *others, "b" * (run // 3)]
     assert tok.encode_pieces.all(pieces) == [plain(tok, p) for p in pieces]

@@ -89,7 +89,10 @@ def test_split_special_loses_nothing(text, specials):
 
 
 def test_pat_is_the_grouped_gpt2_pattern():
-    original = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+    original = (
+        r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+"""
+        r"""|\s+(?!\S)|\s+"""
+    )
     text = "I'm sure they'll've said 123 things...  \n\tok"
     assert regex.findall(bpe.PAT, text) == regex.findall(original, text)
 

@@ -121,7 +121,9 @@ import sys, warnings
 import bpe
 warnings.simplefilter("ignore")
 a = bpe.Tokenizer(*bpe.train("low low lower newest widest " * 20, 270))
-b = bpe.Tokenizer(*bpe.train("completely other words here " * 20, 290, ["<|x|>"]), ["<|x|>"])
+b = bpe.Tokenizer(
+    *bpe.train("completely other words here " * 20, 290, ["<|x|>"]), ["<|x|>"]
+)
 print(len(a.vocab), len(b.vocab), flush=True)
 while True:
     a.save(sys.argv[1])

@@ -1,4 +1,7 @@
-"""Every route to the counts gives the same merges: one file, shards, Parquet, a stream, Dask."""
+"""Every route to the counts gives the same merges.
+
+One file, shards, Parquet, a stream, Dask.
+"""
 
 import os
 import signal
@@ -13,8 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe
-from bpe.scale.pipeline import train_file
-from bpe.scale.pipeline import expand, train_files, train_iterator
+from bpe.scale.pipeline import expand, train_file, train_files, train_iterator
 
 EOT = "<|endoftext|>"
 SPECIALS = [EOT, "<|pad|>", "Q<|pad|>"]

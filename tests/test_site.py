@@ -1,4 +1,4 @@
-"""One setting, repository.url, drives the launch buttons and every chapter's bootstrap cell."""
+"""One setting, repository.url, drives the launch buttons and each bootstrap cell."""
 
 import importlib.util
 import json

@@ -1,4 +1,4 @@
-"""Streaming: encode_iterable equals encode on the whole text, in bounded memory; decode_stream."""
+"""Streaming: encode_iterable gives encode's ids, in bounded memory; decode_stream."""
 
 import subprocess
 import sys
@@ -82,8 +82,9 @@ def test_decode_stream_flushes_a_broken_tail(toy):
 
 
 def test_encode_iterable_memory_stays_bounded(tmp_path):
-    """Encode 80x the held-out stories (13 MB) under an address-space limit of 24 MB above what
-    the process already uses: the whole text alone would not fit, the stream does."""
+    """Encode 80x the held-out stories (13 MB) under an address-space limit of 24 MB
+    above what the process already uses: the whole text alone would not fit, the stream
+    does."""
     script = textwrap.dedent("""
         import hashlib, resource, sys
         import bpe

@@ -1,4 +1,4 @@
-"""The other tokenizers of "Where this leads", and the units of "A finite vocabulary"."""
+"""The other tokenizers of "Where this leads"; the units of "A finite vocabulary"."""
 
 import bpe
 from bpe.book.analysis import compression, exact_round_trips

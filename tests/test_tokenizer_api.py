@@ -38,7 +38,7 @@ def test_lookups(toy):
 
 
 def test_lone_surrogates_are_refused_with_their_position(toy):
-    # UTF-8 cannot encode U+D800 on its own; tiktoken would silently replace it with U+FFFD
+    # UTF-8 cannot encode U+D800 on its own; tiktoken would silently put U+FFFD there
     with pytest.raises(ValueError, match=r"lone surrogate '\\ud800' at index 2"):
         toy.encode("ab\ud800cd")
 

@@ -38,8 +38,9 @@ def every_code_point():
 @pytest.mark.slow
 @pytest.mark.parametrize("name", COMPARED)
 def test_every_code_point_gives_tiktokens_ids(name):
-    """1,112,064 code points (all but the 2,048 surrogates, which UTF-8 cannot encode:
-    tiktoken replaces them with U+FFFD, this package refuses them) in several contexts."""
+    """1,112,064 code points (all but the 2,048 surrogates, which UTF-8 cannot
+    encode: tiktoken replaces them with U+FFFD, this package refuses them) in several
+    contexts."""
     encoding = get_encoding(name)
     tokenizer = bpe.Tokenizer.from_tiktoken(encoding)
     for text in every_code_point():

@@ -1,23 +1,28 @@
-"""Measuring tokenizers: compression, the shape of a vocabulary, and how two vocabularies differ.
+"""Measuring tokenizers: compression, a vocabulary's shape, how two vocabularies differ.
 
 ``display.py`` only formats; the functions here compute the figures the data
 chapters report. They accept either this package's ``Tokenizer`` or a
-``tiktoken.Encoding``, anything with an ``encode`` that maps text to ids.
+``tiktoken.Encoding``, anything with an ``encode`` that maps text to ids (hence
+``encoder: Any``).
 """
 
+from __future__ import annotations
+
 from collections import Counter
+from collections.abc import Sequence
+from typing import Any
 
-from ..train import vocab_from_merges
+from ..train import Pair, vocab_from_merges
 
 
-def encode_plain(encoder, text):
-    """Ids for text, treating any special-token spelling as ordinary text for tiktoken encodings."""
+def encode_plain(encoder: Any, text: str) -> list[int]:
+    """Ids for text; a tiktoken encoding reads special-token spellings as plain text."""
     if hasattr(encoder, "encode_ordinary"):
         return encoder.encode_ordinary(text)
     return encoder.encode(text)
 
 
-def compression(encoder, texts):
+def compression(encoder: Any, texts: list[str]) -> dict[str, float]:
     """Bytes, tokens and bytes per token over texts, each text encoded on its own.
 
     >>> import bpe
@@ -33,12 +38,12 @@ def compression(encoder, texts):
     }
 
 
-def exact_round_trips(tokenizer, texts):
+def exact_round_trips(tokenizer: Any, texts: list[str]) -> int:
     """How many texts decode back to exactly themselves."""
     return sum(tokenizer.decode(tokenizer.encode(t)) == t for t in texts)
 
 
-def learned(merges):
+def learned(merges: list[Pair]) -> list[bytes]:
     """The token each merge created, in order.
 
     >>> learned([(b"s", b"t"), (b"e", b"st")])
@@ -47,24 +52,32 @@ def learned(merges):
     return [a + b for a, b in merges]
 
 
-def longest(merges, n=10):
+def longest(merges: list[Pair], n: int = 10) -> list[bytes]:
     """The n longest learned tokens, longest first, ties in byte order."""
     return sorted(set(learned(merges)), key=lambda t: (-len(t), t))[:n]
 
 
-def space_share(merges):
+def space_share(merges: list[Pair]) -> tuple[int, int]:
     """(learned tokens that start with a space, all learned tokens)."""
     tokens = learned(merges)
     return sum(t.startswith(b" ") for t in tokens), len(tokens)
 
 
-def length_histogram(merges):
+def length_histogram(merges: list[Pair]) -> dict[int, int]:
     """{length in bytes: how many learned tokens have it}, shortest first."""
     return dict(sorted(Counter(len(t) for t in learned(merges)).items()))
 
 
-def compare(merges_a, vocab_a, merges_b, vocab_b):
-    """Shared vocabulary entries, and where two merge lists first differ (1-based; None if never)."""
+def compare(
+    merges_a: list[Pair],
+    vocab_a: dict[int, bytes],
+    merges_b: list[Pair],
+    vocab_b: dict[int, bytes],
+) -> dict[str, Any]:
+    """Shared vocabulary entries, and where two merge lists first differ.
+
+    The place is 1-based, and None if the lists never differ.
+    """
     shared = len(set(vocab_a.values()) & set(vocab_b.values()))
     first = next(
         (i for i, (x, y) in enumerate(zip(merges_a, merges_b)) if x != y), None
@@ -81,13 +94,15 @@ def compare(merges_a, vocab_a, merges_b, vocab_b):
     }
 
 
-def compare_at(merges_a, merges_b, n, specials=()):
+def compare_at(
+    merges_a: list[Pair], merges_b: list[Pair], n: int, specials: Sequence[str] = ()
+) -> dict[str, Any]:
     """compare() for the vocabularies of the first n merges of each list."""
     a, b = merges_a[:n], merges_b[:n]
     return compare(a, vocab_from_merges(a, specials), b, vocab_from_merges(b, specials))
 
 
-def text_stats(texts):
+def text_stats(texts: list[str]) -> dict[str, int]:
     """Characters, UTF-8 bytes and whitespace-separated words over texts."""
     return {
         "characters": sum(len(t) for t in texts),
@@ -96,8 +111,13 @@ def text_stats(texts):
     }
 
 
-def language_costs(encoders, pairs):
-    """Per tokenizer: tokens and bytes per token for each side of (English, Vietnamese) pairs."""
+def language_costs(
+    encoders: dict[str, Any], pairs: list[tuple[str, str]]
+) -> dict[str, dict[str, float]]:
+    """Per tokenizer: tokens and bytes per token on each side of the pairs.
+
+    pairs are (English, Vietnamese) sentences.
+    """
     english, vietnamese = [en for en, _ in pairs], [vi for _, vi in pairs]
     rows = {}
     for name, encoder in encoders.items():
@@ -112,7 +132,7 @@ def language_costs(encoders, pairs):
     return rows
 
 
-def split_tokens(encoder, text):
+def split_tokens(encoder: Any, text: str) -> list[bytes]:
     """The byte strings of text's tokens.
 
     >>> from bpe.interop.openai import get_encoding

@@ -1,27 +1,40 @@
-"""The article edition: the data chapters' figures on any data, the article's own included.
+"""The article edition: the data chapters' figures on any data, the article's too.
 
 ``story_figures``, ``language_figures`` and ``no_regex_figures`` compute, from a trained
 tokenizer and a corpus, the figures the article prints, keyed as in ``ledger.ARTICLE``.
-The chapters call them on the book's pinned data; ``python -m bpe.article`` (``make
-article``) calls them on TinyStoriesV2 and OPUS-100 from the Hugging Face hub, or on
-local copies given by path, and prints each figure beside the article's.
+The chapters call them on the book's pinned data; ``python -m bpe.book.article``
+(``make article``) calls them on TinyStoriesV2 and OPUS-100 from the Hugging Face hub,
+or on local copies given by path, and prints each figure beside the article's.
 """
+
+from __future__ import annotations
 
 import argparse
 import os
+from typing import Any
 
+from ..files import PathLike
 from ..interop.openai import COMPARED, get_encoding
 from ..pretokenize import ENDOFTEXT as EOT
 from ..pretokenize import PAT
 from ..scale.pipeline import train_file
 from ..scale.tokenizer import Tokenizer
 from ..scale.training import train
+from ..train import Pair
 from . import analysis, ledger
 from .display import show_token
 
 
-def story_figures(tokenizer, merges, heldout, small=None):
-    """The TinyStories section's figures. ``small`` is (vocab, merges) trained on less data."""
+def story_figures(
+    tokenizer: Tokenizer,
+    merges: list[Pair],
+    heldout: list[str],
+    small: tuple[dict[int, bytes], list[Pair]] | None = None,
+) -> dict[str, object]:
+    """The TinyStories section's figures.
+
+    ``small`` is (vocab, merges) trained on less data.
+    """
     gpt2 = get_encoding("gpt2")
     ours, theirs = (
         analysis.compression(tokenizer, heldout),
@@ -36,7 +49,9 @@ def story_figures(tokenizer, merges, heldout, small=None):
         "stories.bpt": f"{ours['bytes per token']:.2f}",
         "stories.gpt2_tokens": theirs["tokens"],
         "stories.gpt2_bpt": f"{theirs['bytes per token']:.2f}",
-        "stories.round_trip": f"{analysis.exact_round_trips(tokenizer, heldout)} of {len(heldout)}",
+        "stories.round_trip": (
+            f"{analysis.exact_round_trips(tokenizer, heldout)} of {len(heldout)}"
+        ),
         "stories.first12": " ".join(
             show_token(t) for t in analysis.learned(merges)[:12]
         ),
@@ -57,16 +72,20 @@ def story_figures(tokenizer, merges, heldout, small=None):
     return figures
 
 
-def encoders_for(stories_tokenizer):
-    """OpenAI's three encodings and the TinyStories tokenizer, keyed as the ledger names them."""
+def encoders_for(stories_tokenizer: Tokenizer) -> dict[str, Any]:
+    """OpenAI's three encodings and the TinyStories tokenizer, by their ledger names."""
     return {
         **{name: get_encoding(name) for name in COMPARED},
         "tinystories": stories_tokenizer,
     }
 
 
-def language_figures(pairs, costs, stories_key="tinystories"):
-    """The Vietnamese section's figures from pairs and their ``analysis.language_costs``."""
+def language_figures(
+    pairs: list[tuple[str, str]],
+    costs: dict[str, dict[str, float]],
+    stories_key: str = "tinystories",
+) -> dict[str, str]:
+    """The Vietnamese section's figures, from pairs and their ``language_costs``."""
     figures = {}
     for side, key in ((0, "lang.en_stats"), (1, "lang.vi_stats")):
         s = analysis.text_stats([pair[side] for pair in pairs])
@@ -84,7 +103,7 @@ def language_figures(pairs, costs, stories_key="tinystories"):
     return figures
 
 
-def no_regex_figures(text, merges=20):
+def no_regex_figures(text: str, merges: int = 20) -> dict[str, object]:
     """The first merges on text, without a pre-tokenizer and with GPT-2's regex."""
     figures = {}
     for key, pattern in (("pretok.no_regex", None), ("pretok.with_regex", PAT)):
@@ -98,8 +117,11 @@ def no_regex_figures(text, merges=20):
     return figures
 
 
-def hub_files():
-    """The article's files from the Hugging Face hub (needs the network and huggingface_hub)."""
+def hub_files() -> list[str]:
+    """The article's files from the Hugging Face hub.
+
+    Needs the network and the huggingface_hub package.
+    """
     from huggingface_hub import hf_hub_download
 
     return [
@@ -108,22 +130,32 @@ def hub_files():
     ]
 
 
-def hub_pairs():
-    """OPUS-100 en-vi test pairs from the Hugging Face hub (needs the network and datasets)."""
+def hub_pairs() -> list[tuple[str, str]]:
+    """OPUS-100 en-vi test pairs from the Hugging Face hub.
+
+    Needs the network and the datasets package.
+    """
     from datasets import load_dataset
 
     rows = load_dataset("Helsinki-NLP/opus-100", "en-vi", split="test")
     return [(row["translation"]["en"], row["translation"]["vi"]) for row in rows]
 
 
-def read_pairs(en_path, vi_path):
+def read_pairs(en_path: PathLike, vi_path: PathLike) -> list[tuple[str, str]]:
     """Aligned sentence pairs from two local files, one sentence per line."""
     with open(en_path, encoding="utf-8") as en, open(vi_path, encoding="utf-8") as vi:
         return [(a.rstrip("\r\n"), b.rstrip("\r\n")) for a, b in zip(en, vi)]
 
 
-def run(valid, train_path, pairs, vocab_size=10_000, heldout=200, workers=None):
-    """Every figure of the article edition, computed on the given files: {key: value}."""
+def run(
+    valid: PathLike,
+    train_path: PathLike,
+    pairs: list[tuple[str, str]],
+    vocab_size: int = 10_000,
+    heldout: int = 200,
+    workers: int | None = None,
+) -> dict[str, object]:
+    """Every figure of the article edition, on the given files: {key: value}."""
     with open(valid, encoding="utf-8") as f:
         valid_text = f.read()
     stories = [s for s in valid_text.split(EOT) if s.strip()][:heldout]
@@ -145,7 +177,7 @@ def run(valid, train_path, pairs, vocab_size=10_000, heldout=200, workers=None):
     return figures
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> dict[str, object]:
     parser = argparse.ArgumentParser(
         description="Reproduce the article's data figures on its own data."
     )
@@ -172,7 +204,8 @@ def main(argv=None):
         figure = ledger.ARTICLE[key]
         status = ledger.status(figure, {"value": value, "data": figure.data})
         print(
-            f"{figure.what}\n    article: {figure.value}\n    this run: {value}   ({status})"
+            f"{figure.what}\n    article: {figure.value}\n"
+            f"    this run: {value}   ({status})"
         )
     return figures
 

@@ -6,11 +6,15 @@ stories back byte for byte, which is itself a demonstration that BPE loses
 nothing. The last 200 stories are held out; the rest are the training text.
 """
 
+from __future__ import annotations
+
 import array
 import hashlib
 import sys
+from pathlib import Path
 
 from ..disk.atomic import write_atomically
+from ..files import PathLike
 from ..interop.openai import get_encoding
 from ..pretokenize import ENDOFTEXT as EOT
 from . import data
@@ -20,15 +24,21 @@ TINYSTORIES = [
     "tinystories/czhou578-train-gpt2/val.bin",
     "tinystories/czhou578-train-gpt2/test.bin",
 ]
-# sha256 of each file above decoded with GPT-2 (recorded with the files' origin in shared/data/SOURCES.md)
+# sha256 of each file above decoded with GPT-2 (recorded with the files' origin in
+# shared/data/SOURCES.md)
 DECODED_SHA256 = {
     TINYSTORIES[0]: "6749f841e58f6ac9d65e7b76fae713e8adeb76e6418e62fb36d2e0252e981147",
     TINYSTORIES[1]: "56376126bef78b076ebc6fd899a885d02c39e7993152a4a0be76c249cd647ee5",
 }
-# sha256 of the two files tinystories_files() builds, so a damaged cache is rebuilt, not trusted
+# sha256 of the two files tinystories_files() builds, so that a damaged cache is
+# rebuilt, not trusted
 DERIVED_SHA256 = {
-    "tinystories_train.txt": "3cf62eca321223aa54eb7e41a4d07585183a6df6532726c76581f44e8e30a887",
-    "tinystories_heldout.txt": "2bc27d672e7ac004cfe2a446153245dce293878332916d87850872bd98b58a27",
+    "tinystories_train.txt": (
+        "3cf62eca321223aa54eb7e41a4d07585183a6df6532726c76581f44e8e30a887"
+    ),
+    "tinystories_heldout.txt": (
+        "2bc27d672e7ac004cfe2a446153245dce293878332916d87850872bd98b58a27"
+    ),
 }
 EN_VI = {
     "ntrex128": (
@@ -42,7 +52,7 @@ EN_VI = {
 }
 
 
-def read_ids(file):
+def read_ids(file: PathLike) -> list[int]:
     """The uint16 little-endian token ids stored in a .bin file."""
     ids = array.array("H")
     with open(file, "rb") as f:
@@ -52,17 +62,18 @@ def read_ids(file):
     return ids.tolist()
 
 
-def decode_tinystories(name):
-    """One registered .bin file decoded with GPT-2, checked against its recorded sha256."""
+def decode_tinystories(name: str) -> str:
+    """One registered .bin file decoded with GPT-2, checked against its known sha256."""
     text = get_encoding("gpt2").decode_bytes(read_ids(data.path(name)))
     if hashlib.sha256(text).hexdigest() != DECODED_SHA256[name]:
         raise data.DataError(
-            f"{name} did not decode to the recorded text (sha256 {DECODED_SHA256[name]})"
+            f"{name} did not decode to the recorded text"
+            f" (sha256 {DECODED_SHA256[name]})"
         )
     return text.decode("utf-8")
 
 
-def stories():
+def stories() -> list[str]:
     """All 6,235 stories, in file order, without their <|endoftext|> markers."""
     text = "".join(decode_tinystories(name) for name in TINYSTORIES)
     pieces = text.split(EOT)
@@ -70,10 +81,11 @@ def stories():
     return pieces[:-1]
 
 
-def tinystories_files():
-    """(training file, held-out file): every story followed by <|endoftext|>, the last 200 held out.
+def tinystories_files() -> tuple[Path, Path]:
+    """(training file, held-out file): each story followed by <|endoftext|>.
 
-    Built once into the data cache; later calls reuse the files.
+    The last 200 stories are the held-out file's. Built once into the data cache;
+    later calls reuse the files.
     """
     folder = data.cache_dir() / "derived"
     train, heldout = (
@@ -91,20 +103,26 @@ def tinystories_files():
     return train, heldout
 
 
-def heldout_stories():
+def heldout_stories() -> list[str]:
     """The 200 held-out stories, as a list of strings without markers."""
     text = tinystories_files()[1].read_text(encoding="utf-8")
     return text.split(EOT)[:-1]
 
 
-def lines(file):
-    """A text file's lines, without their CRLF or LF endings (other separators stay in the line)."""
+def lines(file: Path) -> list[str]:
+    """A text file's lines, without their CRLF or LF endings.
+
+    Other separators (a lone CR, U+2028, ...) stay inside the line.
+    """
     text = file.read_text(encoding="utf-8").replace("\r\n", "\n")
     return text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
 
 
-def en_vi_pairs(corpus="ntrex128"):
-    """Aligned (English, Vietnamese) sentence pairs: "ntrex128" (news) or "tatoeba" (everyday)."""
+def en_vi_pairs(corpus: str = "ntrex128") -> list[tuple[str, str]]:
+    """Aligned (English, Vietnamese) sentence pairs from one corpus.
+
+    corpus is "ntrex128" (news) or "tatoeba" (everyday sentences).
+    """
     if corpus not in EN_VI:
         raise ValueError(f"unknown corpus {corpus!r}; choose one of {', '.join(EN_VI)}")
     en, vi = (lines(data.path(name)) for name in EN_VI[corpus])

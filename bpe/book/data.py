@@ -9,6 +9,8 @@ against its sha256 before use. ``corpora.py`` turns these files into the texts
 the chapters use.
 """
 
+from __future__ import annotations
+
 import hashlib
 import os
 import urllib.request
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..disk.atomic import replacing
+from ..files import PathLike
 
 MIRROR_SETTING = "BPE_DATA_MIRROR"
 CACHE_SETTING = "BPE_DATA_CACHE"
@@ -32,7 +35,7 @@ class Entry:
     licence: str
 
     @property
-    def url(self):
+    def url(self) -> str:
         return RAW.format(repo=self.repo, commit=self.commit, path=self.source)
 
 
@@ -123,15 +126,18 @@ REGISTRY = {
 
 
 class DataError(RuntimeError):
-    """A registered file is missing or corrupt; the message says where it looked and what to set."""
+    """A registered file is missing or corrupt.
+
+    The message says where it looked and what to set.
+    """
 
 
-def mirror_dir():
+def mirror_dir() -> Path | None:
     value = os.environ.get(MIRROR_SETTING, "")
     return Path(value) if value else None
 
 
-def cache_dir():
+def cache_dir() -> Path:
     value = os.environ.get(CACHE_SETTING, "")
     if value:
         return Path(value)
@@ -143,7 +149,7 @@ def cache_dir():
     )
 
 
-def sha256_of(path):
+def sha256_of(path: PathLike) -> str:
     """The hex sha256 of a file, read in blocks."""
     digest = hashlib.sha256()
     with open(path, "rb") as f:
@@ -152,18 +158,22 @@ def sha256_of(path):
     return digest.hexdigest()
 
 
-def check(name, file, entry):
+def check(name: str, file: Path, entry: Entry) -> None:
     """Raise DataError unless file has the registered size and sha256."""
     size = file.stat().st_size
     if size != entry.size or sha256_of(file) != entry.sha256:
         raise DataError(
-            f"{name}: the copy at {file} is corrupt ({size:,} bytes, expected {entry.size:,} "
-            f"with sha256 {entry.sha256}); delete it or fix {MIRROR_SETTING}/{CACHE_SETTING}"
+            f"{name}: the copy at {file} is corrupt ({size:,} bytes, expected"
+            f" {entry.size:,} with sha256 {entry.sha256}); delete it or fix"
+            f" {MIRROR_SETTING}/{CACHE_SETTING}"
         )
 
 
-def download(url, target):
-    """Fetch url into target through a temporary file, so a failed download leaves nothing behind."""
+def download(url: str, target: Path) -> None:
+    """Fetch url into target through a temporary file.
+
+    A failed download then leaves nothing behind.
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
     with (
         replacing(target, "wb") as out,
@@ -173,11 +183,15 @@ def download(url, target):
             out.write(block)
 
 
-def path(name):
-    """A verified local copy of a registered file: path("en-vi/ntrex128/newstest2019-src.eng.txt")."""
+def path(name: str) -> Path:
+    """A verified local copy of a registered file.
+
+    For example ``path("en-vi/ntrex128/newstest2019-src.eng.txt")``.
+    """
     if name not in REGISTRY:
         raise KeyError(
-            f"{name!r} is not in the data registry; known: {', '.join(sorted(REGISTRY))}"
+            f"{name!r} is not in the data registry;"
+            f" known: {', '.join(sorted(REGISTRY))}"
         )
     entry = REGISTRY[name]
     mirror = mirror_dir()
@@ -197,8 +211,9 @@ def path(name):
         if mirror and not mirror.is_absolute():
             looked += f", read from {Path.cwd()}"  # notebooks run in their own folder
         raise DataError(
-            f"{name} is not available: not in the mirror ({looked}), not in the cache ({cached}), and "
-            f"downloading {entry.url} failed ({error}). Point {MIRROR_SETTING} at a folder that holds it."
+            f"{name} is not available: not in the mirror ({looked}), not in the cache"
+            f" ({cached}), and downloading {entry.url} failed ({error})."
+            f" Point {MIRROR_SETTING} at a folder that holds it."
         ) from None
     try:
         check(name, cached, entry)

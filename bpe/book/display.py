@@ -6,11 +6,18 @@ A space is shown as ␣, a newline as ⏎, and a byte that is not valid UTF-8
 on its own as <E1>.
 """
 
+from __future__ import annotations
+
 import codecs
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
 
 from ..pretokenize import to_bytes
-from ..tokenizer import encode_word
-from ..train import train
+from ..tokenizer import Tokenizer, encode_word
+from ..train import Pair, train
+
+K = TypeVar("K")  # by_count's keys: anything sortable
 
 
 def _hex_bytes(error):
@@ -23,8 +30,8 @@ def _hex_bytes(error):
 codecs.register_error("bpe.show", _hex_bytes)
 
 
-def show_token(tok):
-    r"""One token for reading: a space as ␣, a newline as ⏎, a byte that is not text as <E1>.
+def show_token(tok: bytes | str) -> str:
+    r"""One token for reading: a space as ␣, a newline as ⏎, a non-text byte as <E1>.
 
     >>> show_token(b" a\n"), show_token(b"\xe1")
     ('␣a⏎', '<E1>')
@@ -33,7 +40,7 @@ def show_token(tok):
     return text.replace(" ", "␣").replace("\n", "⏎")
 
 
-def show_tokens(tokens, sep=" | "):
+def show_tokens(tokens: Iterable[bytes | str], sep: str = " | ") -> str:
     """Tokens side by side.
 
     >>> show_tokens([b"low", b"est"])
@@ -42,7 +49,7 @@ def show_tokens(tokens, sep=" | "):
     return sep.join(show_token(t) for t in tokens)
 
 
-def show_tuple(tok):
+def show_tuple(tok: Iterable[bytes | str]) -> str:
     """A pre-token or a pair.
 
     >>> show_tuple((b" ", b"lo"))
@@ -51,7 +58,7 @@ def show_tuple(tok):
     return "(" + ", ".join(show_token(t) for t in tok) + ")"
 
 
-def show_merge(pair):
+def show_merge(pair: Pair) -> str:
     """A merge as a sum.
 
     >>> show_merge((b"s", b"t"))
@@ -60,12 +67,12 @@ def show_merge(pair):
     return f"{show_token(pair[0])} + {show_token(pair[1])}"
 
 
-def by_count(counter):
+def by_count(counter: Mapping[K, int]) -> list[tuple[K, int]]:
     """Items by descending count, ties in ascending key order (deterministic)."""
     return sorted(counter.items(), key=lambda item: (-item[1], item[0]))
 
 
-def count_table(counter, column):
+def count_table(counter: Mapping[tuple[bytes, ...], int], column: str) -> Any:
     """A Counter of tuples as a DataFrame, most frequent first."""
     import pandas as pd
 
@@ -73,13 +80,15 @@ def count_table(counter, column):
     return pd.DataFrame(rows, columns=[column, "count"])
 
 
-def merge_table(text, vocab_size, **train_options):
-    """Train and return (vocab, merges, table): one table row per merge, with the tied pairs."""
+def merge_table(
+    text: str, vocab_size: int, **train_options: Any
+) -> tuple[dict[int, bytes], list[Pair], Any]:
+    """Train and return (vocab, merges, table): a row per merge, with the tied pairs."""
     import pandas as pd
 
     rows = []
 
-    def record(pairs, best):
+    def record(pairs: Counter[Pair], best: Pair) -> None:
         top = max(pairs.values())
         tied = sorted(p for p, n in pairs.items() if n == top)
         n = len(rows)
@@ -98,16 +107,17 @@ def merge_table(text, vocab_size, **train_options):
     return vocab, merges, pd.DataFrame(rows).set_index("#")
 
 
-def trace_encode(word, tokenizer):
+def trace_encode(word: str, tokenizer: Tokenizer) -> str:
     """The steps encode_word takes on one pre-token, as lines of text."""
     rank = tokenizer.rank
     tok = to_bytes(word)
     lines = [f"encode {show_token(word)!r}", f"  start:  {show_tuple(tok)}"]
 
-    def step(tok, candidates, best):
+    def step(tok: tuple[bytes, ...], candidates: list[Pair], best: Pair) -> None:
         shown = " ".join(f"{show_tuple(p)}#{rank[p]}" for p in candidates)
         lines.append(
-            f"  iter {len(lines) - 1}: {shown:<32} -> apply rank {rank[best]} {show_tuple(best)}"
+            f"  iter {len(lines) - 1}: {shown:<32}"
+            f" -> apply rank {rank[best]} {show_tuple(best)}"
         )
 
     result = encode_word(tok, rank, on_step=step)
@@ -125,7 +135,7 @@ class Whole:
     False
     """
 
-    def __init__(self, frame):
+    def __init__(self, frame: Any):
         self.frame = frame
 
     def _repr_html_(self):

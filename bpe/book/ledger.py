@@ -7,25 +7,35 @@ figures, each labelled with the data it came from, and gives each a status. Noth
 the book reports is typed in: only the article's numbers are, as quotations.
 """
 
+from __future__ import annotations
+
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..disk.atomic import write_atomically
-from .article_figures import ARTICLE, SECTIONS, Figure
 
-# The data labels, re-exported: the chapters write ledger.TOY, ledger.TS_VALID, ...
+# ARTICLE, SECTIONS and Figure serve this module; the data labels are re-exported
+# (hence the noqa): the chapters write ledger.TOY, ledger.TS_VALID, ...
 from .article_figures import (  # noqa: F401
+    ARTICLE,
     GPT2,
     LESSON,
     OPUS,
+    SECTIONS,
     SOURCE,
     TOY,
     TS_1M,
     TS_TRAIN,
     TS_VALID,
     UNICODE,
+    Figure,
 )
+
+if TYPE_CHECKING:
+    from .display import Whole
 
 # the data the book computes on, where it is not the article's
 BOOK_STORIES = "book's stories, 4.9 MB"
@@ -35,7 +45,7 @@ NTREX = "NTREX-128 en-vi, 1,997 pairs"
 NEWS_AND_STORIES = "NTREX-128 English and the book's held-out stories"
 
 
-def beside(figures, data):
+def beside(figures: dict[str, object], data: str) -> list[dict[str, object]]:
     """Rows setting figures {key: value} computed on ``data`` beside the article's."""
     return [
         {
@@ -49,7 +59,7 @@ def beside(figures, data):
     ]
 
 
-def shown(*groups):
+def shown(*groups: tuple[dict[str, object], str]) -> Whole:
     """beside() for each (figures, data) pair, as one table shown in full."""
     import pandas as pd
 
@@ -68,7 +78,7 @@ def quoted_numbers(key: str) -> list[float]:
     return [float(part.rstrip("%")) for part in str(ARTICLE[key].value).split(" / ")]
 
 
-def slashed(values, spec: str = ".1f") -> str:
+def slashed(values: Iterable[float], spec: str = ".1f") -> str:
     """Numbers as the article prints a group of them: "0.1 / 0.3 / 1.3".
 
     >>> slashed([0.25, 1 / 3], ".0%")
@@ -77,8 +87,11 @@ def slashed(values, spec: str = ".1f") -> str:
     return " / ".join(format(v, spec) for v in values)
 
 
-def results_dir():
-    """Where chapters write their figures: $BPE_RESULTS, or _build/results in the repository."""
+def results_dir() -> Path:
+    """The folder chapters write their figures to.
+
+    $BPE_RESULTS if set, else _build/results in the repository.
+    """
     value = os.environ.get("BPE_RESULTS", "")
     return (
         Path(value)
@@ -87,8 +100,11 @@ def results_dir():
     )
 
 
-def record(chapter, figures, data):
-    """Write a chapter's figures {key: value} as computed on ``data`` (a label) to <results>/<chapter>.json."""
+def record(chapter: str, figures: dict[str, object], data: str) -> int:
+    """Write a chapter's figures {key: value}, computed on ``data`` (a label).
+
+    They go to <results>/<chapter>.json; the number of figures is returned.
+    """
     unknown = sorted(set(figures) - set(ARTICLE))
     if unknown:
         raise KeyError(f"not figures the article prints: {unknown}")
@@ -101,8 +117,8 @@ def record(chapter, figures, data):
     return len(entries)
 
 
-def collect():
-    """Every recorded figure, {key: {"value", "data", "chapter"}}, from all chapters' files."""
+def collect() -> dict[str, dict[str, Any]]:
+    """Every recorded figure, {key: {"value", "data", "chapter"}}, from all chapters."""
     found = {}
     for file in sorted(results_dir().glob("*.json")):
         for key, entry in json.loads(file.read_text(encoding="utf-8")).items():
@@ -123,7 +139,7 @@ STATUSES = {
 }
 
 
-def status(figure: Figure, book: dict | None) -> str:
+def status(figure: Figure, book: dict[str, Any] | None) -> str:
     """One of STATUSES for an article figure and the book's entry (or None)."""
     if figure.kind == "cited":
         return "cited"
@@ -137,8 +153,8 @@ def status(figure: Figure, book: dict | None) -> str:
     return "same value, different data" if same else "different data"
 
 
-def rows():
-    """One row per article figure: section, what, the article's and the book's, status."""
+def rows() -> list[dict[str, object]]:
+    """A row per article figure: section, what, the article's and the book's, status."""
     found = collect()
     table = []
     for key, figure in ARTICLE.items():

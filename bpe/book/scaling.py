@@ -12,7 +12,11 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
+
+from ..files import PathLike
 
 MIB = 2**20
 
@@ -34,7 +38,7 @@ print(json.dumps({
 """
 
 
-def shard_links(path, times: int, folder) -> list[str]:
+def shard_links(path: PathLike, times: int, folder: PathLike) -> list[str]:
     """times shards named shard-000.txt, ... in folder, each a link to path."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -48,8 +52,8 @@ def shard_links(path, times: int, folder) -> list[str]:
 
 
 def train_fresh(
-    sources: list[str], vocab_size: int, specials=(), workers: int = 2
-) -> dict:
+    sources: list[str], vocab_size: int, specials: Iterable[str] = (), workers: int = 2
+) -> dict[str, Any]:
     """train_files in a new process: its time, phases, merges' digest and peaks."""
     args = json.dumps([sources, vocab_size, list(specials), workers])
     env = {**os.environ, "PYTHONHASHSEED": "0"}
@@ -61,7 +65,7 @@ def train_fresh(
     return json.loads(done.stdout)
 
 
-def map_reduce_figure():
+def map_reduce_figure() -> Any:
     """A diagram of train_files on a cluster: shards, counting tasks, a tree, merges."""
     import matplotlib.pyplot as plt
 
@@ -70,7 +74,7 @@ def map_reduce_figure():
     ax.set_ylim(0, 5)
     ax.axis("off")
 
-    def box(x, y, text, colour, width=1.5):
+    def box(x: float, y: float, text: str, colour: str, width: float = 1.5) -> None:
         ax.text(
             x,
             y,
@@ -81,7 +85,7 @@ def map_reduce_figure():
             bbox=dict(boxstyle="round,pad=0.35", fc=colour, ec="#555555"),
         )
 
-    def arrow(a, b):
+    def arrow(a: tuple[float, float], b: tuple[float, float]) -> None:
         ax.annotate(
             "", xy=b, xytext=a, arrowprops=dict(arrowstyle="->", color="#555555", lw=1)
         )

@@ -12,11 +12,12 @@ import functools
 import inspect
 import textwrap
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]  # the folder that holds the bpe package
 
 
-def definition(obj):
+def definition(obj: Any) -> Any:
     """What defines obj in the source: a property's getter, a cached function's own.
 
     A module stands for its whole file.
@@ -26,7 +27,7 @@ def definition(obj):
     return inspect.unwrap(obj)
 
 
-def where(obj) -> str:
+def where(obj: Any) -> str:
     """The file that defines obj, as a path from the repository's top; obj's name."""
     obj = definition(obj)
     path = Path(inspect.getsourcefile(obj)).resolve().relative_to(ROOT).as_posix()
@@ -35,7 +36,7 @@ def where(obj) -> str:
     return f"{path}: {obj.__qualname__}"
 
 
-def source(obj) -> str:
+def source(obj: Any) -> str:
     """obj's source code, dedented (a method's too), decorators included."""
     return textwrap.dedent(inspect.getsource(definition(obj)))
 
@@ -43,7 +44,7 @@ def source(obj) -> str:
 class Source:
     """One or more definitions, ready to display; see ``show``."""
 
-    def __init__(self, *objects):
+    def __init__(self, *objects: Any):
         self.parts = [(where(obj), source(obj)) for obj in objects]
 
     def __repr__(self) -> str:
@@ -53,7 +54,7 @@ class Source:
         return "```python\n" + repr(self) + "```\n"
 
 
-def show(*objects) -> Source:
+def show(*objects: Any) -> Source:
     """Display the source of functions, classes or methods, in this order, in a chapter.
 
     >>> from bpe.train import merge

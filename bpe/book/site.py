@@ -5,9 +5,9 @@ cell that opens every chapter, are all built from that URL. While it is empty th
 is no repository to point at, so the site shows none of those buttons, and the
 bootstrap cell explains how to install the package instead of fetching it.
 
-    python -m bpe.book.site _config.yml _build/site_config.yml   # the config to build with
-    python -m bpe.book.site _config.yml OUT --stored-outputs     # ... without running cells
-    python -m bpe.book.site --sync-notebooks                       # rewrite bootstrap cells
+    python -m bpe.book.site _config.yml _build/site_config.yml  # config to build with
+    python -m bpe.book.site _config.yml OUT --stored-outputs    # ... not running cells
+    python -m bpe.book.site --sync-notebooks                    # update bootstrap cells
 """
 
 from __future__ import annotations
@@ -15,6 +15,9 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
+
+from ..files import PathLike
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOTSTRAP_TAG = "remove-cell"  # run in Jupyter and Colab, never shown on the site
@@ -39,12 +42,12 @@ if importlib.util.find_spec("bpe") is None:
     importlib.invalidate_caches()"""
 
 
-def repository_url(config: dict) -> str:
+def repository_url(config: dict[str, Any]) -> str:
     """The one setting: the book's repository URL, or "" when it has none."""
     return ((config.get("repository") or {}).get("url") or "").strip()
 
 
-def site_config(config: dict) -> dict:
+def site_config(config: dict[str, Any]) -> dict[str, Any]:
     """config with the launch and repository buttons only if there is a repository."""
     config = json.loads(json.dumps(config))  # a deep copy
     if not repository_url(config):
@@ -69,14 +72,17 @@ def bootstrap_source(url: str) -> str:
     return BOOTSTRAP.format(url=url)
 
 
-def load_config(path) -> dict:
+def load_config(path: PathLike) -> dict[str, Any]:
     import yaml
 
     return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
 
 
-def sync_notebooks(url: str, folder=ROOT / "notebooks") -> list[str]:
-    """Make each chapter's first cell the bootstrap cell for url; the files it changed."""
+def sync_notebooks(url: str, folder: PathLike = ROOT / "notebooks") -> list[str]:
+    """Make each chapter's first cell the bootstrap cell for url.
+
+    Returns the names of the files it changed.
+    """
     changed = []
     for path in sorted(Path(folder).glob("*.ipynb")):
         notebook = json.loads(path.read_text(encoding="utf-8"))
@@ -102,7 +108,7 @@ def sync_notebooks(url: str, folder=ROOT / "notebooks") -> list[str]:
     return changed
 
 
-def main(argv=None) -> None:
+def main(argv: list[str] | None = None) -> None:
     import yaml
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])

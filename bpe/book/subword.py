@@ -1,4 +1,4 @@
-"""The other subword algorithms, trained with Hugging Face ``tokenizers`` for comparison.
+"""The other subword algorithms, trained with Hugging Face ``tokenizers`` to compare.
 
 The chapter "Where this leads" sets this package's byte-level BPE beside WordPiece
 (BERT's algorithm), the Unigram model (SentencePiece's) and raw bytes (ByT5's
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Any
 
 from ..train import count_pairs
 
@@ -19,7 +20,7 @@ from ..train import count_pairs
 class Pieces:
     """A trained ``tokenizers.Tokenizer``, seen as ids and as its pieces' strings."""
 
-    def __init__(self, name: str, tokenizer):
+    def __init__(self, name: str, tokenizer: Any):
         self.name, self.tokenizer = name, tokenizer
 
     def encode(self, text: str) -> list[int]:
@@ -59,7 +60,7 @@ def continuation_symbols(texts: list[str]) -> list[str]:
 
 
 def train_wordpiece(texts: list[str], vocab_size: int) -> Pieces:
-    """WordPiece as BERT uses it: words split on whitespace and punctuation, "##" inside."""
+    """WordPiece as BERT uses it: words split at spaces and punctuation, "##" inside."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
     symbols = ["[UNK]"] + continuation_symbols(texts)

@@ -6,11 +6,14 @@ of a few runs, and ``paired_ratio`` compares two ways of doing something by
 running them back to back, many times, and taking the median of the ratios.
 """
 
+from __future__ import annotations
+
 import statistics
 import time
+from collections.abc import Callable
 
 
-def seconds(run):
+def seconds(run: Callable[[], object]) -> float:
     """How long run() takes, in seconds.
 
     >>> seconds(lambda: sum(range(10))) < 1
@@ -21,18 +24,20 @@ def seconds(run):
     return time.perf_counter() - start
 
 
-def best_seconds(run, repeats=5):
-    """The fastest of a few runs: the one least disturbed by whatever else the machine does."""
+def best_seconds(run: Callable[[], object], repeats: int = 5) -> float:
+    """The fastest of a few runs: the one that the machine's other work slowed least."""
     return min(seconds(run) for _ in range(repeats))
 
 
-def median_seconds(run, repeats=5):
+def median_seconds(run: Callable[[], object], repeats: int = 5) -> float:
     """The median time of a few runs."""
     return statistics.median(seconds(run) for _ in range(repeats))
 
 
-def paired_ratio(run_a, run_b, pairs=9):
-    """(median of time_a / time_b over back-to-back pairs, median time_a, median time_b).
+def paired_ratio(
+    run_a: Callable[[], object], run_b: Callable[[], object], pairs: int = 9
+) -> tuple[float, float, float]:
+    """(median time_a / time_b over back-to-back pairs, median time_a, median time_b).
 
     The order within a pair alternates, so neither run always goes first.
     """

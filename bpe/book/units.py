@@ -10,8 +10,13 @@ themselves.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import regex
+
+if TYPE_CHECKING:
+    from ..tokenizer import Tokenizer
 
 # A word-level tokenizer's units: words (letters or digits, apostrophes inside) and
 # single marks of punctuation; whitespace only separates them.
@@ -27,7 +32,7 @@ def words(text: str) -> list[str]:
     return WORD.findall(text)
 
 
-def splitters(tokenizer) -> dict:
+def splitters(tokenizer: Tokenizer) -> dict[str, Callable[[str], list[Any]]]:
     """Four ways to cut a text into units, each a function text -> list of units."""
     return {
         "words": words,
@@ -37,7 +42,9 @@ def splitters(tokenizer) -> dict:
     }
 
 
-def unit_table(train_texts: list[str], heldout_texts: list[str], tokenizer) -> dict:
+def unit_table(
+    train_texts: list[str], heldout_texts: list[str], tokenizer: Tokenizer
+) -> dict[str, dict[str, float]]:
     """Per unit: distinct units in training, held-out units never seen, held-out length.
 
     The BPE tokenizer's vocabulary is all it can emit, so its distinct units are
@@ -69,7 +76,9 @@ def unit_table(train_texts: list[str], heldout_texts: list[str], tokenizer) -> d
 
 
 def unseen_share(
-    train_texts: list[str], heldout_texts: list[str], split=words
+    train_texts: list[str],
+    heldout_texts: list[str],
+    split: Callable[[str], list[Any]] = words,
 ) -> float:
     """The share of held-out units (words, by default) that training never saw."""
     seen = {unit for text in train_texts for unit in split(text)}

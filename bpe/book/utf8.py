@@ -5,8 +5,12 @@ characters become those bytes and checks, over every code point, the property
 that makes cutting text at an ASCII marker safe.
 """
 
+from __future__ import annotations
+
 import unicodedata
 from collections import Counter
+from collections.abc import Iterator
+from typing import Any
 
 SURROGATES = range(0xD800, 0xE000)  # reserved for UTF-16; UTF-8 cannot encode them
 CODE_POINTS = range(0x110000)  # Unicode's whole range, 0 to 0x10FFFF
@@ -30,7 +34,7 @@ def unicode_characters() -> tuple[str, int]:
     return unicodedata.unidata_version, defined
 
 
-def describe(ch):
+def describe(ch: str) -> dict[str, Any]:
     """How one string is spelled in UTF-8.
 
     >>> describe("é")["hex"], describe("é")["byte values"]
@@ -47,12 +51,12 @@ def describe(ch):
     }
 
 
-def encodable_code_points():
+def encodable_code_points() -> Iterator[int]:
     """Every code point UTF-8 can encode: 0..0x10FFFF without the surrogates."""
     return (cp for cp in CODE_POINTS if cp not in SURROGATES)
 
 
-def census():
+def census() -> tuple[dict[int, int], int]:
     """Code points by UTF-8 length, and ASCII-range bytes inside multi-byte characters.
 
     >>> lengths, ascii_inside = census()

@@ -15,7 +15,9 @@ import os
 import secrets
 import shutil
 import stat
+from collections.abc import Collection, Iterator
 from pathlib import Path
+from typing import IO, Any
 
 from ..files import PathLike
 
@@ -30,7 +32,7 @@ def write_new(path: Path, data: bytes) -> None:
 
 
 @contextlib.contextmanager
-def replacing(path: Path, mode: str = "w"):
+def replacing(path: Path, mode: str = "w") -> Iterator[IO[Any]]:
     """A new file beside path; it replaces path when the block ends, or vanishes."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # umask applies
@@ -106,7 +108,7 @@ def carry(entry: Path, into: Path) -> None:
         link_or_copy(entry, into)
 
 
-def link_or_copy(src, dst) -> None:
+def link_or_copy(src: PathLike, dst: PathLike) -> None:
     """A hard link where the filesystem allows it (no data copied), else a copy."""
     try:
         os.link(src, dst, follow_symlinks=False)
@@ -114,7 +116,9 @@ def link_or_copy(src, dst) -> None:
         shutil.copy2(src, dst, follow_symlinks=False)
 
 
-def replace_folder(target: Path, files: dict[str, bytes], drop=()) -> None:
+def replace_folder(
+    target: Path, files: dict[str, bytes], drop: Collection[str] = ()
+) -> None:
     """Make target a folder holding files {name: data}, and whatever else it held.
 
     Entries named in ``drop`` are not carried over. Folders left beside target by

@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from ..files import text_to_token, token_to_text
+from ..files import PathLike, text_to_token, token_to_text
 from .ranks import ranks_of
 
+if TYPE_CHECKING:
+    from ..tokenizer import Tokenizer
+    from ..train import Pair
 
-def to_huggingface(tokenizer, path=None):
+
+def to_huggingface(tokenizer: Tokenizer, path: PathLike | None = None) -> Any:
     """A tokenizers.Tokenizer: the same regex split, alphabet, merges and specials."""
     from tokenizers import (
         AddedToken,
@@ -46,7 +51,9 @@ def to_huggingface(tokenizer, path=None):
     return hf
 
 
-def from_huggingface(path):
+def from_huggingface(
+    path: PathLike,
+) -> tuple[dict[int, bytes], list[Pair], list[str], str]:
     """(vocab, merges, specials, pattern) from a byte-level BPE tokenizer.json."""
     try:
         config = json.loads(Path(path).read_text(encoding="utf-8"))

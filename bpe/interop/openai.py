@@ -19,6 +19,7 @@ import importlib.util
 import json
 import types
 from pathlib import Path
+from typing import Any
 
 from ..files import text_to_token
 from ..pretokenize import ENDOFTEXT
@@ -100,12 +101,14 @@ def load_tiktoken_ranks(url: str, expected_hash: str) -> dict[bytes, int]:
 
 
 def load_gpt2_ranks(
-    vocab_bpe_file, encoder_json_file, vocab_bpe_hash, encoder_json_hash
+    vocab_bpe_file: str,
+    encoder_json_file: str,
+    vocab_bpe_hash: str,
+    encoder_json_hash: str,
 ) -> dict[bytes, int]:
     """GPT-2's ranks: encoder.json's ids, with the byte table undone."""
-    read_verified(
-        vocab_bpe_file, vocab_bpe_hash
-    )  # verified, though encoder.json suffices
+    # vocab.bpe is checked too, though encoder.json alone gives the ranks
+    read_verified(vocab_bpe_file, vocab_bpe_hash)
     encoder = json.loads(read_verified(encoder_json_file, encoder_json_hash))
     encoder.pop(ENDOFTEXT)  # a special token, not a mergeable one
     return {text_to_token(t, "encoder.json"): i for t, i in encoder.items()}
@@ -117,7 +120,7 @@ def gpt2_ranks() -> dict[bytes, int]:
 
 
 @functools.cache
-def get_encoding(name: str):
+def get_encoding(name: str) -> Any:
     """The real tiktoken encoding ``name`` (one of ``NAMES``), offline.
 
     >>> get_encoding("gpt2").encode(" accomplishment")

@@ -12,15 +12,22 @@ from __future__ import annotations
 
 import base64
 import binascii
+from typing import TYPE_CHECKING, Any
+
+from ..files import PathLike
+
+if TYPE_CHECKING:
+    from ..tokenizer import Tokenizer
+    from ..train import Pair
 
 
-def ranks_of(tokenizer):
+def ranks_of(tokenizer: Tokenizer) -> dict[bytes, int]:
     """{token bytes: id} of the ordinary tokens; a repeated token keeps its lower id."""
     specials = {s.encode("utf-8") for s in tokenizer.specials}
     return {tok: i for tok, i in tokenizer.token_id.items() if tok not in specials}
 
 
-def to_tiktoken(tokenizer, name):
+def to_tiktoken(tokenizer: Tokenizer, name: str) -> Any:
     """A tiktoken.Encoding with the tokenizer's ranks, regex and special tokens."""
     import tiktoken
 
@@ -36,7 +43,9 @@ def to_tiktoken(tokenizer, name):
     )
 
 
-def split_by_ranks(token, ranks, max_rank):
+def split_by_ranks(
+    token: bytes, ranks: dict[bytes, int], max_rank: int
+) -> tuple[bytes, bytes]:
     """The two parts byte-pair merging makes of token using only ranks below max_rank.
 
     >>> split_by_ranks(b"abc", {b"a": 0, b"b": 1, b"c": 2, b"bc": 3}, 4)
@@ -58,7 +67,7 @@ def split_by_ranks(token, ranks, max_rank):
     return tuple(parts)
 
 
-def from_tiktoken(encoding):
+def from_tiktoken(encoding: Any) -> tuple[dict[int, bytes], list[Pair], list[str], str]:
     """(vocab, merges, specials, pattern) recovered from a tiktoken.Encoding."""
     ranks = encoding._mergeable_ranks
     vocab = {rank: tok for tok, rank in ranks.items()}
@@ -72,7 +81,7 @@ def from_tiktoken(encoding):
     return vocab, merges, specials, encoding._pat_str
 
 
-def parse_tiktoken(data, path):
+def parse_tiktoken(data: bytes, path: PathLike) -> dict[bytes, int]:
     """{token bytes: rank} from a .tiktoken file's bytes; path names it in errors."""
     ranks, seen = {}, set()
     for n, line in enumerate(data.splitlines(), start=1):

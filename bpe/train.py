@@ -134,9 +134,7 @@ def naive_merges(
     return merges
 
 
-def vocab_from_merges(
-    merges: list[Pair], specials: tuple[str, ...]
-) -> dict[int, bytes]:
+def vocab_from_merges(merges: list[Pair], specials: Iterable[str]) -> dict[int, bytes]:
     """The vocabulary a merge list implies: the bytes, one entry per merge, specials."""
     vocab = dict(enumerate(BYTE_TOKENS))
     for left, right in merges:

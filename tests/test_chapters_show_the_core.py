@@ -115,6 +115,6 @@ def test_the_appendix_shows_every_core_module_in_full():
     ],
 )
 def test_the_chapters_teach_with_the_code_that_runs(name):
-    """Not only the appendix: the chapters show the core that bpe runs, Tokenizer too."""
+    """Not only the appendix: the chapters show the core that runs, Tokenizer too."""
     obj = dict(core_definitions())[name]
     assert source(obj) in IN_CHAPTERS, f"no chapter shows {name}"

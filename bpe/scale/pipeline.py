@@ -93,8 +93,11 @@ class TrainReport:
 
 
 def progress_bar(shown: bool, total: int | None, unit: str, desc: str) -> Any:
-    """A tqdm bar, which does nothing unless shown."""
-    from tqdm.auto import tqdm
+    """A tqdm bar, which does nothing unless shown (a notebook's widget if it can)."""
+    if shown:
+        from tqdm.auto import tqdm
+    else:  # tqdm.auto would warn, in a kernel without ipywidgets, of a bar never drawn
+        from tqdm import tqdm
 
     return tqdm(total=total, unit=unit, unit_scale=True, desc=desc, disable=not shown)
 

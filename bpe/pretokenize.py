@@ -129,7 +129,7 @@ def count_strings(
 def pretokenize(
     text: str, specials: Iterable[str] = (), pattern: str | None = PAT
 ) -> Counter[tuple[bytes, ...]]:
-    """The corpus as a table {pre-token as a tuple of one-byte tokens: count}.
+    """Count the pre-tokens of a text: {each as a tuple of one-byte tokens: count}.
 
     >>> pretokenize("low low low")
     Counter({(b' ', b'l', b'o', b'w'): 2, (b'l', b'o', b'w'): 1})

@@ -39,7 +39,7 @@ def count_pairs(table: Table) -> Counter[Pair]:
 
 
 def merge(tok: tuple[bytes, ...], pair: Pair, new: bytes) -> tuple[bytes, ...]:
-    """Replace each occurrence of pair in tok, left to right, without overlap.
+    """tok with every non-overlapping pair, scanned from the left, made one token.
 
     >>> merge((b"a", b"a", b"a"), (b"a", b"a"), b"aa")
     (b'aa', b'a')

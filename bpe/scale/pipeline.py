@@ -94,7 +94,11 @@ class TrainReport:
 
 def progress_bar(shown: bool, total: int | None, unit: str, desc: str) -> Any:
     """A tqdm bar, which does nothing unless shown."""
-    from tqdm.auto import tqdm
+    # tqdm.auto warns on stderr, in a notebook without ipywidgets, even for a hidden bar
+    if shown:
+        from tqdm.auto import tqdm
+    else:
+        from tqdm import tqdm
 
     return tqdm(total=total, unit=unit, unit_scale=True, desc=desc, disable=not shown)
 

@@ -45,6 +45,18 @@ def test_statuses(results):
     assert set(status.values()) <= set(ledger.STATUSES)
 
 
+def test_figures_not_computed_say_so(results):
+    ledger.record("a", {"pairs.distinct": 14}, ledger.TOY)
+    found = {r["figure"]: r for r in ledger.rows()}
+    cited = found[ARTICLE["utf8.websites"].what]
+    assert (cited["book"], cited["status"]) == ("—", "cited")
+    missing = found[ARTICLE["lang.gpt2"].what]
+    assert missing["book"] == "not computed"
+    assert missing["book's data"] == "needs the article's data"
+    assert found[ARTICLE["pairs.distinct"].what]["book"] == 14
+    assert all(r["book"] is not None and r["book's data"] for r in found.values())
+
+
 def test_every_figure_has_a_section_and_a_known_kind():
     for key, figure in ARTICLE.items():
         assert key.split(".")[0] in SECTIONS, key

@@ -139,6 +139,14 @@ STATUSES = {
 }
 
 
+# What stands in the book's columns, (book, book's data), for a figure the book has not
+# computed: a cited figure has nothing to compute, the others need the article's files.
+NOT_COMPUTED = {
+    "cited": ("—", "nothing to compute: the article cites it"),
+    "article only (make article)": ("not computed", "needs the article's data"),
+}
+
+
 def status(figure: Figure, book: dict[str, Any] | None) -> str:
     """One of STATUSES for an article figure and the book's entry (or None)."""
     if figure.kind == "cited":
@@ -159,6 +167,11 @@ def rows() -> list[dict[str, object]]:
     table = []
     for key, figure in ARTICLE.items():
         book = found.get(key)
+        state = status(figure, book)
+        if book is None:
+            value, data = NOT_COMPUTED[state]
+        else:
+            value, data = book["value"], book["data"]
         table.append(
             {
                 "section": SECTIONS[key.split(".")[0]],
@@ -166,9 +179,9 @@ def rows() -> list[dict[str, object]]:
                 "figure": figure.what,
                 "article": figure.value,
                 "article's data": figure.data,
-                "book": None if book is None else book["value"],
-                "book's data": None if book is None else book["data"],
-                "status": status(figure, book),
+                "book": value,
+                "book's data": data,
+                "status": state,
             }
         )
     return table

@@ -43,9 +43,8 @@ class PieceEncoder:
                 map(ids, map(itemgetter(1), merges)),
             )
         )  # rank -> pair
-        self.rank_of = dict(
-            zip(self.pair_of, count())
-        ).get  # a repeated merge: its last
+        # rank of a pair; a merge listed twice keeps its last rank
+        self.rank_of = dict(zip(self.pair_of, count())).get
         self.merged_id = list(map(ids, map(b"".join, merges)))  # rank -> new token
 
     def __call__(self, piece: str) -> tuple[int, ...]:
@@ -142,9 +141,8 @@ def merge_rounds(
                     before[s] = p
                     merged.append(p)
         last = -1
-        for (
-            p
-        ) in merged:  # file the new pairs, (left, p) and (p, right), for later rounds
+        # File the new pairs, (left, p) and (p, right), for later rounds.
+        for p in merged:
             left = before[p]
             if left >= 0 and left != last:  # (last, p) was filed as last's right pair
                 r = rank_of((ids[left], new))
@@ -183,12 +181,10 @@ class PieceCache(dict):
         self, pieces: list[str], encode_all: Callable
     ) -> dict[str, tuple[int, ...]]:
         """A dict holding every piece's ids: this cache, once encode_all fills it in."""
-        new = list(
-            filterfalse(self.__contains__, set(pieces))
-        )  # set(...).difference(self)
-        if (
-            not new
-        ):  # would walk the whole cache, this subclass of dict not being a dict
+        # Not set(pieces).difference(self), which would walk the whole cache (this
+        # subclass of dict is not a dict to it).
+        new = list(filterfalse(self.__contains__, set(pieces)))
+        if not new:
             return self
         found = dict(zip(new, encode_all(new)))
         if (

@@ -271,3 +271,16 @@ def test_bpe_train_from_a_folder(tmp_path, capsys, vietnamese):
     assert "not above the start's 300 entries" in capsys.readouterr().err
     assert train(tmp_path, 450) == 1
     assert "holds no vocab.json" in capsys.readouterr().err
+
+
+def test_the_first_n_new_merges_are_what_asking_for_n_learns(gpt2, vietnamese):
+    from bpe.book.analysis import first_merges
+
+    text, _ = vietnamese
+    vocab, merges = bpe.train(text, len(gpt2.vocab) + 400, start=gpt2)
+    extended = bpe.Tokenizer(vocab, merges, gpt2.specials, gpt2.pattern)
+    fewer = bpe.train(text, len(gpt2.vocab) + 150, start=gpt2)
+    assert first_merges(extended, gpt2, 150) == bpe.Tokenizer(
+        *fewer, gpt2.specials, gpt2.pattern
+    )
+    assert first_merges(extended, gpt2, 0) == gpt2

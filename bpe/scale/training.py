@@ -155,7 +155,9 @@ def train(
     """``train.train``'s (vocab, merges), learned faster; see the module's notes.
 
     ``start``, a Tokenizer or a list of merges, is where training begins: the
-    merges returned begin with its merges, and a Tokenizer's ids stay as they are.
+    merges returned begin with its merges. A Tokenizer's ids stay as they are, the
+    new ones follow its largest, and its pattern and specials are used (give the
+    same ones, or leave them out); ``vocab_size`` counts its entries too.
 
     >>> vocab, merges = train("low low low", 258)
     >>> merges

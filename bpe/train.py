@@ -110,12 +110,16 @@ def naive_merges(
     n_merges: int,
     tie_break: Callable = greater_pair,
     on_merge: Callable | None = None,
+    token_id: dict[bytes, int] | None = None,
 ) -> list[Pair]:
     """Up to n_merges merges, each found by recounting every pair of the table.
 
-    ``on_merge(pairs, best)`` is called before each merge, for traces.
+    ``on_merge(pairs, best)`` is called before each merge, for traces. ``token_id``
+    holds the ids of the tokens the table is made of, for the tie-break: by default
+    the 256 bytes; a table that goes on from earlier merges passes their ids too.
     """
-    token_id = {tok: i for i, tok in enumerate(BYTE_TOKENS)}
+    token_id = dict(token_id or zip(BYTE_TOKENS, range(256)))
+    next_id = max(token_id.values()) + 1  # each new token takes the next free id
     merges = []
     while len(merges) < n_merges:
         pairs = count_pairs(table)  # naive: recount everything every round
@@ -129,8 +133,8 @@ def naive_merges(
         for tok, freq in table.items():
             merged[merge(tok, best, new)] += freq  # two rows can become one
         table = merged
+        token_id.setdefault(new, next_id + len(merges))
         merges.append(best)
-        token_id.setdefault(new, 255 + len(merges))
     return merges
 
 

@@ -155,3 +155,13 @@ def test_en_vi_pairs():
     assert len(pairs) == 2500 and all("\r" not in en + vi for en, vi in pairs)
     with pytest.raises(ValueError):
         corpora.en_vi_pairs("opus100")
+
+
+def test_ntrex_split_holds_out_whole_stories():
+    train, heldout = corpora.ntrex_split()
+    assert (len(train), len(heldout)) == (1662, 335)
+    assert sorted(train + heldout) == sorted(corpora.en_vi_pairs("ntrex128"))
+    stories = corpora.lines(data.path(corpora.NTREX_DOCUMENTS))
+    story_of = dict(zip(corpora.en_vi_pairs("ntrex128"), stories))
+    assert not {story_of[p] for p in train} & {story_of[p] for p in heldout}
+    assert len({story_of[p] for p in heldout}) == 123 // 5

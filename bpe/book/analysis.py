@@ -143,3 +143,51 @@ def split_tokens(encoder: Any, text: str) -> list[bytes]:
     if hasattr(encoder, "decode_single_token_bytes"):
         return [encoder.decode_single_token_bytes(i) for i in ids]
     return [encoder.vocab[i] for i in ids]
+
+
+def changed_texts(before, after, texts):
+    """How many of texts after encodes to other ids than before does."""
+    return sum(encode_plain(before, t) != encode_plain(after, t) for t in texts)
+
+
+def first_merges(extended, start, n):
+    """The tokenizer that extends start by only the first n of extended's new merges.
+
+    Training is greedy, so it is what asking for n merges would have learned.
+    """
+    from ..scale.tokenizer import Tokenizer
+
+    last = max(start.vocab) + n
+    vocab = {i: t for i, t in extended.vocab.items() if i <= last}
+    merges = extended.merges[: len(start.merges) + n]
+    return Tokenizer(vocab, merges, start.specials, start.pattern)
+
+
+def fewest(enough, most):
+    """The smallest n in 0..most for which enough(n) holds, by bisection.
+
+    enough must stay true once it is (as "this many merges reach the target" does
+    when more merges never cost tokens); None if enough(most) is false.
+
+    >>> fewest(lambda n: n * n >= 50, 100)
+    8
+    """
+    if not enough(most):
+        return None
+    lo, hi = 0, most
+    while lo < hi:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if enough(mid) else (mid + 1, hi)
+    return lo
+
+
+def entries(encoder):
+    """How many tokens a vocabulary holds, special tokens included.
+
+    >>> from bpe.interop.openai import get_encoding
+    >>> entries(get_encoding("gpt2"))
+    50257
+    """
+    if hasattr(encoder, "vocab"):
+        return len(encoder.vocab)
+    return len(encoder.token_byte_values()) + len(encoder.special_tokens_set)

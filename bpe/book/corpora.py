@@ -50,6 +50,7 @@ EN_VI = {
         "en-vi/tatoeba-test-v2021-08-07/tatoeba-test-v2021-08-07.vie",
     ),
 }
+NTREX_DOCUMENTS = "en-vi/ntrex128/DOCUMENT_IDS.tsv"  # the news story of each pair
 
 
 def read_ids(file: PathLike) -> list[int]:
@@ -131,3 +132,21 @@ def en_vi_pairs(corpus: str = "ntrex128") -> list[tuple[str, str]]:
             f"{corpus}: {len(en)} English lines but {len(vi)} Vietnamese lines"
         )
     return list(zip(en, vi))
+
+
+def ntrex_split(every=5):
+    """(training pairs, held-out pairs) of NTREX-128, holding out whole news stories.
+
+    The stories are taken in file order and every ``every``-th one (the 5th, the
+    10th, ...) is held out, so that no held-out sentence shares a story, and its
+    names and topic, with the training text.
+    """
+    pairs, stories = en_vi_pairs("ntrex128"), lines(data.path(NTREX_DOCUMENTS))
+    if len(stories) != len(pairs):
+        raise data.DataError(
+            f"{NTREX_DOCUMENTS}: {len(stories)} lines for {len(pairs)} pairs"
+        )
+    held = set(list(dict.fromkeys(stories))[every - 1 :: every])
+    train = [pair for pair, story in zip(pairs, stories) if story not in held]
+    heldout = [pair for pair, story in zip(pairs, stories) if story in held]
+    return train, heldout

@@ -92,6 +92,12 @@ REGISTRY = {
         "dd5d16cf246da57f5ccb7490ae13b8df428e7cb53e17fa04552406d657abfe3c",
         "NTREX-128/newstest2019-ref.vie.txt",
     ),
+    "en-vi/ntrex128/DOCUMENT_IDS.tsv": _entry(
+        NTREX,
+        30754,
+        "88a8b0ff1eae47e83f60dcde01075b8c87d75ced59ca09e0af1eb539958e05d5",
+        "DOCUMENT_IDS.tsv",
+    ),
     "en-vi/tatoeba-test-v2021-08-07/tatoeba-test-v2021-08-07.eng": _entry(
         TATOEBA,
         89914,

@@ -34,6 +34,9 @@ def to_huggingface(tokenizer: Tokenizer, path: PathLike | None = None) -> Any:
             "a Hugging Face byte-level tokenizer needs a pre-tokenizer pattern"
         )
     vocab = {token_to_text(tok): i for tok, i in ranks_of(tokenizer).items()}
+    # A special token found in the model's vocabulary keeps its id there; one that is
+    # not would take the next id after the largest (not where an extension has it).
+    vocab.update(tokenizer.special_id)
     merges = [(token_to_text(a), token_to_text(b)) for a, b in tokenizer.merges]
     hf = Tokenizer(models.BPE(vocab=vocab, merges=merges, ignore_merges=False))
     hf.pre_tokenizer = pre_tokenizers.Sequence(

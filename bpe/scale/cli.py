@@ -2,6 +2,7 @@
 
     bpe train corpus.txt --vocab-size 10000 --special '<|endoftext|>' --out tok/
     bpe train 'shards/*.parquet' --vocab-size 10000 --out tok/
+    bpe train vi.txt --from tok/ --vocab-size 12000 --out tok-vi/  # 2,000 merges more
     bpe encode --tokenizer tok/ story.txt > ids.txt
     bpe decode --tokenizer tok/ ids.txt
 
@@ -83,6 +84,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     train.add_argument("--method", choices=METHODS, default="heap")
     train.add_argument(
+        "--from",
+        dest="start",
+        metavar="DIR",
+        help="a tokenizer folder to go on from: its ids stay, new merges are added",
+    )
+    train.add_argument(
         "--out", required=True, help="folder for vocab.json and merges.txt"
     )
     train.add_argument("--quiet", action="store_true", help="no progress bars")
@@ -110,6 +117,7 @@ def check_out(out: str) -> None:
 
 def train(args: argparse.Namespace) -> None:
     check_out(args.out)
+    start = Tokenizer.load(args.start) if args.start else None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", OutOfPairs)
         vocab, merges, report = train_files(
@@ -119,8 +127,10 @@ def train(args: argparse.Namespace) -> None:
             args.workers,
             args.method,
             progress=not args.quiet,
+            start=start,
         )
-    Tokenizer(vocab, merges, args.special).save(args.out)
+    specials = start.specials if start else args.special  # they match, if both given
+    Tokenizer(vocab, merges, specials).save(args.out)
     print(report)
     print(f"wrote {args.out}")
     if any(issubclass(w.category, OutOfPairs) for w in caught):

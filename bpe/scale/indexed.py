@@ -33,14 +33,15 @@ def descending(tok: bytes) -> tuple[int, ...]:
 class IndexedTable:
     """Rows of symbol ids with counts, pair totals, and the rows holding each pair.
 
-    ``table`` is a pre-token table as ``pretokenize`` makes it: {(b" ", b"a"): 5, ...}.
+    ``table`` is a pre-token table as ``pretokenize`` makes it: {(b" ", b"a"): 5, ...},
+    or one whose rows hold longer tokens (training that goes on from earlier merges).
     """
 
     def __init__(self, table: dict[tuple[bytes, ...], int]):
         self.symbols = [bytes([b]) for b in range(256)]  # symbol id -> its bytes
         self.symbol_id = {tok: i for i, tok in enumerate(self.symbols)}
         self.keys = list(map(descending, self.symbols))  # how ties sort, in the heap
-        self.words = [list(b"".join(tok)) for tok in table]  # bytes are symbol ids
+        self.words = list(map(self.row, table))
         self.freqs = list(table.values())
         self.pairs = {}
         self.where = defaultdict(set)
@@ -48,6 +49,11 @@ class IndexedTable:
             for pair in zip(word, word[1:]):
                 self.pairs[pair] = self.pairs.get(pair, 0) + freq
                 self.where[pair].add(i)
+
+    def row(self, tok: tuple[bytes, ...]) -> list[int]:
+        """A pre-token's symbol ids; a row of single bytes is its bytes, read in C."""
+        joined = b"".join(tok)
+        return list(joined) if len(joined) == len(tok) else list(map(self.symbol, tok))
 
     def symbol(self, tok: bytes) -> int:
         """The id of a token's bytes; two merges that spell the same bytes share one."""

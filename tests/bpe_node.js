@@ -1,0 +1,83 @@
+// The book's JavaScript BPE (bpe/book/bpe.js, explorer.js) under Node, for the tests.
+//
+// One request per line on stdin, one JSON answer per line on stdout, so that a test
+// session starts Node (and loads the big vocabularies) once. Byte strings travel as
+// arrays of byte values. Requests:
+//   {op: "load", files}: run the shipped vocabulary scripts; answers their names.
+//   {op: "encode", texts, allowSpecial, names?}: {name: [[ids of text 1], ...]}.
+//   {op: "build", name, ids}: for each id, how the token is built (bpe.js buildTrace):
+//       {steps: number of merges, last: [left, right] or null, parts: final parts}.
+//   {op: "scanVersusHeap", name, texts}: the pieces where mergeByScan and mergeByHeap
+//       disagree (an empty list when they agree), and how many pieces were compared.
+//   {op: "train", text, merges, options}: the explorer's first `merges` merges.
+//   {op: "trained", text, merges, options, texts, allowSpecial}: ids of texts under
+//       the vocabulary those merges make (the playground's "train on my text").
+//   {op: "trace", text, merges, options, word}: the explorer's trace of word.
+const fs = require("fs");
+const vm = require("vm");
+const readline = require("readline");
+const BPE = require("../bpe/book/bpe.js");
+const EXPLORER = require("../bpe/book/explorer.js");
+global.window = global;
+
+const bytes = (s) => Array.from(s, (c) => c.charCodeAt(0));
+const vocabularies = {};
+
+const ops = {
+  load({ files }) {
+    window.BPE_VOCABULARIES = [];
+    for (const file of files) vm.runInThisContext(fs.readFileSync(file, "utf8"));
+    for (const shipped of window.BPE_VOCABULARIES) vocabularies[shipped.name] = BPE.loadVocabulary(shipped);
+    return window.BPE_VOCABULARIES.map((v) => v.name);
+  },
+  encode({ texts, allowSpecial = false, names = Object.keys(vocabularies) }) {
+    return Object.fromEntries(names.map((name) =>
+      [name, texts.map((t) => BPE.encode(t, vocabularies[name], allowSpecial).map((token) => token.id))]));
+  },
+  build({ name, ids }) {
+    const vocabulary = vocabularies[name];
+    return ids.map((id) => {
+      const { steps, parts } = BPE.buildTrace(vocabulary.tokens[id], vocabulary);
+      const last = steps.length ? steps[steps.length - 1] : null;
+      return { steps: steps.length, parts: parts.map(bytes),
+               last: last && last.parts.slice(last.best[0], last.best[0] + 2).map(bytes) };
+    });
+  },
+  scanVersusHeap({ name, texts }) {
+    const vocabulary = vocabularies[name];
+    const everyPlace = vocabulary.rule === "merges";
+    let compared = 0;
+    const differ = [];
+    for (const text of texts) {
+      for (const piece of BPE.pieces(text, vocabulary.pattern)) {
+        compared += 1;
+        const scan = BPE.mergeByScan(Array.from(piece), vocabulary.rankOf, everyPlace);
+        const heap = BPE.mergeByHeap(piece, vocabulary.rankOf, everyPlace);
+        if (scan.join("\u0100") !== heap.join("\u0100")) differ.push(bytes(piece));
+      }
+    }
+    return { compared, differ };
+  },
+  train({ text, merges, options = {} }) {
+    return EXPLORER.train(text, merges, options).map(([a, b]) => [bytes(a), bytes(b)]);
+  },
+  trained({ text, merges, options = {}, texts, allowSpecial = false }) {
+    const vocabulary = EXPLORER.vocabularyOf(EXPLORER.train(text, merges, options), options);
+    return texts.map((t) => BPE.encode(t, vocabulary, allowSpecial).map((token) => token.id));
+  },
+  trace({ text, merges, options = {}, word }) {
+    const vocabulary = EXPLORER.vocabularyOf(EXPLORER.train(text, merges, options), options);
+    return EXPLORER.traceWord(word, vocabulary);
+  },
+};
+
+readline.createInterface({ input: process.stdin, terminal: false }).on("line", (line) => {
+  const request = JSON.parse(line);
+  let answer;
+  try {
+    answer = { ok: ops[request.op](request) };
+  } catch (error) {
+    answer = { error: String(error.stack || error) };
+  }
+  process.stdout.write(JSON.stringify(answer) + "\n");
+});

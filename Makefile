@@ -80,6 +80,7 @@ test: lint test-package test-notebooks test-lab book test-browser
 bench: $(STAMP)
 	$(PYTHON) bench/bench_train.py
 	$(PYTHON) bench/bench_encode.py
+	$(PYTHON) bench/bench_js.py
 
 # The article's own data, from the Hugging Face hub: needs the network (not part of `make test`).
 article: $(STAMP)

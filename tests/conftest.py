@@ -36,7 +36,7 @@ def toy(toy_corpus):
 
 
 class NodeBPE:
-    """The book's JavaScript BPE in one Node process (tests/bpe_node.js), asked by line."""
+    """The book's JavaScript BPE in one Node process (tests/bpe_node.js), by lines."""
 
     RUNNER = Path(__file__).with_name("bpe_node.js")
 
@@ -71,7 +71,7 @@ class NodeBPE:
 
 @pytest.fixture(scope="session")
 def node():
-    """Ask the JavaScript BPE: node("train", text=..., merges=60). Skips without Node."""
+    """Ask the JavaScript BPE: node("train", text=..., merges=60); needs Node."""
     import os
     import shutil
 

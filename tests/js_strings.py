@@ -20,12 +20,16 @@ ALPHABET = (
     + ["\u017f", "\u212a"]
 )
 # Longer pieces that the patterns and the special tokens treat apart.
-PIECES = ALPHABET + ["'s", "'ll", "'RE", "'Ve", "'t", "'ſ"] + [
-    "<|endoftext|>",
-    "<|endofprompt|>",
-    "<|fim_prefix|>",
-    "<|",
-]
+PIECES = (
+    ALPHABET
+    + ["'s", "'ll", "'RE", "'Ve", "'t", "'ſ"]
+    + [
+        "<|endoftext|>",
+        "<|endofprompt|>",
+        "<|fim_prefix|>",
+        "<|",
+    ]
+)
 
 
 def strings(max_size: int):

@@ -11,12 +11,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from js_strings import strings
 
 import bpe
 from bpe.book.display import trace_encode
 from bpe.book.widget import explorer_html
-
-from js_strings import strings
 
 CORPORA = {
     "toy": (Path(__file__).resolve().parents[1] / "data" / "toy_corpus.txt").read_text(
@@ -53,7 +52,10 @@ def python_merges(text, n, tie_break="greater", pretokenizer="gpt2", specials=()
 
 
 def javascript_merges(node, text, n, **options):
-    return [(bytes(a), bytes(b)) for a, b in node("train", text=text, merges=n, options=options)]
+    return [
+        (bytes(a), bytes(b))
+        for a, b in node("train", text=text, merges=n, options=options)
+    ]
 
 
 @pytest.mark.parametrize("pretokenizer", sorted(PRETOKENIZERS))
@@ -114,7 +116,11 @@ def test_a_trained_vocabulary_encodes_as_the_tokenizer_does(node, tie_break):
     ]
     for allow in (False, True):
         got = node(
-            "trained", text=text, merges=150, options=options, texts=texts,
+            "trained",
+            text=text,
+            merges=150,
+            options=options,
+            texts=texts,
             allowSpecial=allow,
         )
         encode = (
@@ -147,6 +153,11 @@ def test_html_embeds_the_script_and_escapes_the_corpus():
     assert "a &lt; b &amp; c" in page
     assert "function train(text, n" in page and "function encodePiece" in page
     assert page.count("<script>") == 2  # the shared core, then the explorer
-    for control in ("bpe-back", "bpe-goto", 'data-group="tie"', 'data-group="pre"',
-                    "bpe-word"):
+    for control in (
+        "bpe-back",
+        "bpe-goto",
+        'data-group="tie"',
+        'data-group="pre"',
+        "bpe-word",
+    ):
         assert control in page

@@ -1,4 +1,4 @@
-"""Pre-tokenizer patterns rewritten for JavaScript, so the browser splits as tiktoken does.
+"""Pre-tokenizer patterns rewritten for JavaScript, to split text as tiktoken does.
 
 The patterns of GPT-2, cl100k_base and o200k_base are written for Rust's regex
 engines and for Python's ``regex``. JavaScript (with the ``u`` flag) has the same
@@ -66,7 +66,9 @@ def js_pattern(pattern: str) -> str:
                 in_class = False
                 out.append(c)
             else:
-                out.append(cases(c) if insensitive and c.isascii() and c.isalpha() else c)
+                out.append(
+                    cases(c) if insensitive and c.isascii() and c.isalpha() else c
+                )
             i += 1
             continue
         if c == "[":

@@ -16,19 +16,20 @@ from the network.
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import bpe
+
 from ..disk.atomic import write_atomically
 from ..interop.openai import get_encoding
-from ..interop.ranks import ranks_of
-from ..pretokenize import ENDOFTEXT
-from ..scale.pipeline import train_file
-from ..tokenizer import Tokenizer
 from .corpora import tinystories_files
 from .jspattern import js_pattern
+
+ENDOFTEXT = bpe.ENDOFTEXT
 
 HERE = Path(__file__).resolve().parent
 SCRIPTS = ("bpe.js", "explorer.js", "playground.js")
@@ -58,19 +59,33 @@ VOCABULARIES = (
 )
 
 
-def stories_tokenizer() -> Tokenizer:
-    """The book's 10,000-token vocabulary, trained on its TinyStories stories."""
-    vocab, merges, _ = train_file(
-        tinystories_files()[0], 10_000, [ENDOFTEXT], workers=2
-    )
-    return Tokenizer(vocab, merges, [ENDOFTEXT])
+@functools.cache  # trained once per process; callers copy before changing anything
+def stories_vocabulary() -> tuple[dict[int, bytes], list[tuple[bytes, bytes]]]:
+    """(vocab, merges): the book's 10,000 tokens, trained on its TinyStories stories."""
+    text = tinystories_files()[0].read_text(encoding="utf-8")
+    return bpe.train(text, 10_000, specials=[ENDOFTEXT])
+
+
+def stories_tokenizer() -> bpe.Tokenizer:
+    """The book's 10,000-token vocabulary as a Tokenizer."""
+    return bpe.Tokenizer(*stories_vocabulary(), [ENDOFTEXT])
 
 
 def encoders() -> dict:
-    """{name: the Python encoder whose ids the page must reproduce}, one per vocabulary."""
+    """{name: the Python encoder whose ids the page must give}, one per vocabulary."""
     found = {"tinystories": stories_tokenizer()}
     found.update({v.name: get_encoding(v.name) for v in VOCABULARIES[1:]})
     return found
+
+
+def stories_ranks() -> tuple[dict[bytes, int], dict[str, int]]:
+    """The book's vocabulary as tiktoken holds one: (ordinary token ranks, specials)."""
+    vocab, _ = stories_vocabulary()
+    special = ENDOFTEXT.encode("utf-8")
+    ranks = {}
+    for i in sorted(vocab, reverse=True):  # a token listed twice keeps its lower id
+        ranks[vocab[i]] = i
+    return {t: i for t, i in ranks.items() if t != special}, {ENDOFTEXT: ranks[special]}
 
 
 def shipped(
@@ -97,20 +112,22 @@ def shipped(
 def script(data: dict) -> str:
     """A vocabulary as a script that adds itself to window.BPE_VOCABULARIES."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    return f"{BOM}(window.BPE_VOCABULARIES = window.BPE_VOCABULARIES || []).push({text});\n"
+    push = "(window.BPE_VOCABULARIES = window.BPE_VOCABULARIES || []).push"
+    return f"{BOM}{push}({text});\n"
 
 
 def vocabulary_data() -> dict[str, dict]:
     """{name: shipped data} for every vocabulary the playground offers, in order."""
-    found = {}
-    for vocabulary, encoder in zip(VOCABULARIES, encoders().values()):
-        if isinstance(encoder, Tokenizer):
-            ranks, specials = ranks_of(encoder), dict(encoder.special_id)
-            pattern = encoder.pattern
-        else:  # a tiktoken.Encoding
-            ranks, specials = encoder._mergeable_ranks, encoder._special_tokens
-            pattern = encoder._pat_str
-        found[vocabulary.name] = shipped(vocabulary, ranks, specials, pattern)
+    ranks, specials = stories_ranks()
+    found = {"tinystories": shipped(VOCABULARIES[0], ranks, specials, bpe.PAT)}
+    for vocabulary in VOCABULARIES[1:]:
+        encoding = get_encoding(vocabulary.name)  # tiktoken's own tables
+        found[vocabulary.name] = shipped(
+            vocabulary,
+            encoding._mergeable_ranks,
+            encoding._special_tokens,
+            encoding._pat_str,
+        )
     return found
 
 

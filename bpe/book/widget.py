@@ -14,38 +14,39 @@ SCRIPT = Path(__file__).with_name("explorer.js")
 WORD = "lowest"  # the word chapter 05 encodes with the toy corpus's merges
 
 STYLE = """
-.bpe-explorer { font-family: system-ui, sans-serif; border: 1px solid #ccc; border-radius: 6px;
-                padding: .8em; }
-.bpe-explorer textarea { width: 100%; box-sizing: border-box;
-                         font-family: var(--bpe-monospace, monospace); }
-.bpe-explorer .bpe-controls, .bpe-explorer .bpe-switches { display: flex; flex-wrap: wrap;
-  gap: .5em 1em; align-items: center; margin: .5em 0; }
+.bpe-explorer { font-family: system-ui, sans-serif; border: 1px solid #ccc;
+  border-radius: 6px; padding: .8em; }
+.bpe-explorer textarea, .bpe-explorer table, .bpe-explorer .bpe-merges,
+.bpe-explorer .bpe-token, .bpe-explorer .bpe-trace {
+  font-family: var(--bpe-monospace, monospace); }
+.bpe-explorer textarea { width: 100%; box-sizing: border-box; }
+.bpe-explorer .bpe-controls, .bpe-explorer .bpe-switches { display: flex;
+  flex-wrap: wrap; gap: .5em 1em; align-items: center; margin: .5em 0; }
 .bpe-explorer fieldset { border: 1px solid #ddd; border-radius: 4px; margin: 0;
-                         padding: .2em .6em; }
+  padding: .2em .6em; }
 .bpe-explorer legend { font-size: .9em; padding: 0 .3em; }
 .bpe-explorer fieldset label { margin-right: .8em; white-space: nowrap; }
 .bpe-explorer .bpe-goto { width: 5em; }
-.bpe-explorer .bpe-differ { background: #f3f0ff; padding: .3em .5em; border-radius: 4px; }
+.bpe-explorer .bpe-differ { background: #f3f0ff; padding: .3em .5em;
+  border-radius: 4px; }
 .bpe-explorer .bpe-panes { display: flex; flex-wrap: wrap; gap: 1em 1.5em;
-                           align-items: flex-start; }
+  align-items: flex-start; }
 .bpe-explorer .bpe-pane { flex: 1 1 14em; min-width: 0; }
 .bpe-explorer .bpe-scroll { max-height: 20em; overflow: auto; border: 1px solid #eee; }
-.bpe-explorer table { border-collapse: collapse; margin: 0;
-                      font-family: var(--bpe-monospace, monospace); }
+.bpe-explorer table { border-collapse: collapse; margin: 0; }
 .bpe-explorer td, .bpe-explorer th { padding: 0 .6em; border-bottom: 1px solid #eee;
-                                     text-align: left; }
+  text-align: left; }
 .bpe-explorer th { position: sticky; top: 0; background: #fafafa; }
 .bpe-explorer td { overflow-wrap: anywhere; }
 .bpe-explorer tr.bpe-changed { background: #fff3b0; }
 .bpe-explorer tr.bpe-winner { background: #c8e6c9; font-weight: bold; }
 .bpe-explorer tr.bpe-tie { background: #ffe0b2; }
-.bpe-explorer .bpe-merges { font-family: var(--bpe-monospace, monospace); margin: 0; }
-.bpe-explorer .bpe-token { display: inline-block; font-family: var(--bpe-monospace, monospace);
-  border: 1px solid #9bb; border-radius: 3px; margin: 1px; padding: 0 2px;
-  background: #eef7f7; }
+.bpe-explorer .bpe-merges { margin: 0; }
+.bpe-explorer .bpe-token { display: inline-block; border: 1px solid #9bb;
+  border-radius: 3px; margin: 1px; padding: 0 2px; background: #eef7f7; }
 .bpe-explorer .bpe-tokens { max-height: 16em; overflow: auto; }
-.bpe-explorer .bpe-trace { font-family: var(--bpe-monospace, monospace); font-size: .85em;
-  background: #f7f7f7; padding: .4em; margin: .3em 0; }
+.bpe-explorer .bpe-trace { font-size: .85em; background: #f7f7f7; padding: .4em;
+  margin: .3em 0; }
 """
 
 
@@ -53,14 +54,15 @@ def explorer_html(corpus: str, word: str = WORD) -> str:
     """The explorer's markup for one corpus, script included."""
     return f"""<div class="bpe-explorer">
 <style>{STYLE}</style>
-<label>Corpus (the first 4,000 characters are used; it updates as you type):
+<label>Corpus (its first 4,000 characters; it updates as you type):
 <textarea class="bpe-corpus" rows="4">{html.escape(corpus)}</textarea></label>
 <div class="bpe-controls">
 <button type="button" class="bpe-back">&#9664; Step back</button>
 <button type="button" class="bpe-next">Merge next &#9654;</button>
 <button type="button" class="bpe-reset">Reset</button>
 <label>merge <input type="range" class="bpe-slider" min="0" max="0" value="0"></label>
-<label>go to merge <input type="number" class="bpe-goto" min="0" max="0" value="0"></label>
+<label>go to merge
+<input type="number" class="bpe-goto" min="0" max="0" value="0"></label>
 <span class="bpe-step"></span>
 <span class="bpe-vocab"></span>
 </div>
@@ -72,7 +74,8 @@ the greater pair (the article)</label>
 the smaller ids (the lesson)</label>
 </fieldset>
 <fieldset><legend>Pre-tokenizer</legend>
-<label><input type="radio" data-group="pre" value="gpt2" checked> GPT-2's pattern</label>
+<label><input type="radio" data-group="pre" value="gpt2" checked>
+GPT-2's pattern</label>
 <label><input type="radio" data-group="pre" value="none"> none (one piece)</label>
 </fieldset>
 </div>
@@ -88,7 +91,8 @@ the smaller ids (the lesson)</label>
 </div>
 <p class="bpe-ratio"></p>
 <div class="bpe-tokens"></div>
-<label>Encode a word with the merges so far (lowest rank first, as in chapter 05):
+<label>Encode a word with the merges so far (lowest rank first, as in
+chapter 05):
 <input type="text" class="bpe-word" value="{html.escape(word)}"></label>
 <pre class="bpe-trace"></pre>
 <script>{CORE.read_text(encoding="utf-8")}</script>

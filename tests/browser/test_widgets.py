@@ -79,11 +79,14 @@ def test_it_updates_while_the_reader_types(explorer):
     box.press_sequentially("hug hug hug pug", delay=20)  # no change event, no blur
     expected = bpe.count_pairs(bpe.pretokenize("hug hug hug pug"))
     explorer.page.wait_for_function(
-        """(n) => document.querySelectorAll(".bpe-explorer .bpe-pairs tr").length === n + 1""",
+        """(n) => document.querySelectorAll(".bpe-explorer .bpe-pairs tr").length
+                 === n + 1""",
         arg=len(expected),
         timeout=5000,
     )
-    assert explorer.locator(".bpe-corpus").evaluate("(e) => e === document.activeElement")
+    assert explorer.locator(".bpe-corpus").evaluate(
+        "(e) => e === document.activeElement"
+    )
     top = explorer.locator(".bpe-pairs tr.bpe-winner").inner_text().split("\t")
     assert top[:2] == ["u g", "4"]
 
@@ -114,7 +117,9 @@ def test_the_tie_break_switch(explorer, rule):
     assert shown_merges(explorer) == as_shown(train(TOY, 8, tie_break=tie_break)[1])
     # Where the two rules part: on the toy corpus, at once, (s, t) against (e, s).
     differ = explorer.locator(".bpe-differ").inner_text()
-    assert "merge 1 is (s, t) by the greater pair and (e, s) by the smaller ids" in differ
+    assert (
+        "merge 1 is (s, t) by the greater pair and (e, s) by the smaller ids" in differ
+    )
     explorer.locator(".bpe-goto-difference").click()
     assert len(shown_merges(explorer)) == 1
 
@@ -134,7 +139,7 @@ def test_where_the_rules_part_on_a_longer_text(explorer):
 
 
 def test_the_pretokenizer_switch(explorer, tinystories_text):
-    """Without a pre-tokenizer the merges glue words' ends to the next space (ch. 03)."""
+    """Without a pre-tokenizer, merges glue words' ends to the next space (ch. 03)."""
     text = tinystories_text[:4000]
     restart_with(explorer, text)
     explorer.locator('input[data-group="pre"][value="none"]').check()
@@ -260,7 +265,9 @@ def test_pasting_twenty_thousand_letters_leaves_the_page_responsive(
         """() => {
         window.longTasks = [];
         new PerformanceObserver((list) => {
-            for (const entry of list.getEntries()) window.longTasks.push(entry.duration);
+            for (const entry of list.getEntries()) {
+                window.longTasks.push(entry.duration);
+            }
         }).observe({ type: "longtask" });
     }"""
     )
@@ -283,9 +290,19 @@ def test_long_outputs_are_drawn_a_slice_at_a_time(playground, encoders):
     tokens = column(playground, "tinystories").locator(".bpe-playground-token")
     n = len(encoders["tinystories"].encode_ordinary(text))
     assert 0 < tokens.count() < n
-    more = column(playground, "tinystories").locator(".bpe-playground-more")
-    while more.count():
-        more.first.click()
+    shown = tokens.count()
+    box = column(playground, "tinystories").locator(".bpe-playground-tokens")
+    box.evaluate("(box) => { box.scrollTop = box.scrollHeight; }")  # scrolled to: more
+    playground.wait_for_function(
+        "([box, n]) => box.querySelectorAll('.bpe-playground-token').length > n",
+        arg=[box.element_handle(), shown],
+    )
+    more = '.bpe-playground-column[data-vocabulary="tinystories"] .bpe-playground-more'
+    click = (
+        "(more) => { const b = document.querySelector(more); b?.click(); return !!b; }"
+    )
+    while playground.evaluate(click, more):  # or asked for, with the button
+        pass
     assert tokens.count() == n
 
 
@@ -294,9 +311,7 @@ def test_the_show_switch(playground, encoders):
     type_text(playground, text)
     ids = encoders["gpt2"].encode_ordinary(text)
     tokens = column(playground, "gpt2").locator(".bpe-playground-token")
-    texts = [
-        show(encoders["gpt2"].decode_single_token_bytes(i)) for i in ids
-    ]
+    texts = [show(encoders["gpt2"].decode_single_token_bytes(i)) for i in ids]
     assert tokens.all_inner_texts() == texts
     redraw(playground, lambda: playground.locator('input[value="ids"]').check())
     assert tokens.all_inner_texts() == [str(i) for i in ids]
@@ -310,7 +325,9 @@ def test_the_whitespace_switch(playground):
     tokens = column(playground, "gpt2").locator(".bpe-playground-token")
     marked = "".join(tokens.all_text_contents())
     assert marked == "a␣b⇥c⏎d"
-    redraw(playground, lambda: playground.locator(".bpe-playground-whitespace").uncheck())
+    redraw(
+        playground, lambda: playground.locator(".bpe-playground-whitespace").uncheck()
+    )
     assert "".join(tokens.all_text_contents()) == "a b\tc\nd"
 
 
@@ -326,7 +343,9 @@ def test_the_special_token_switch(playground, encoders):
         assert f"{len(allowed)} tokens in all" in note
     redraw(
         playground,
-        lambda: playground.locator('input[data-switch="special"][value="allowed"]').check(),
+        lambda: playground.locator(
+            'input[data-switch="special"][value="allowed"]'
+        ).check(),
     )
     for name in ("tinystories", "gpt2"):
         encoder = encoders[name]
@@ -397,7 +416,9 @@ def test_train_on_your_text(playground):
     assert status == "learned 30 of 30 merges"
     redraw(
         playground,
-        lambda: playground.locator('input[data-switch="special"][value="allowed"]').check(),
+        lambda: playground.locator(
+            'input[data-switch="special"][value="allowed"]'
+        ).check(),
     )
     assert ids_of(playground, "mine") == tokenizer.encode(text, allowed_special="all")
 
@@ -408,10 +429,14 @@ def test_a_link_restores_the_view(playground, browser, site_url, encoders):
     choose(playground, "cl100k_base")
     choose(playground, "tinystories", on=False)
     redraw(playground, lambda: playground.locator('input[value="both"]').check())
-    redraw(playground, lambda: playground.locator(".bpe-playground-whitespace").uncheck())
+    redraw(
+        playground, lambda: playground.locator(".bpe-playground-whitespace").uncheck()
+    )
     redraw(
         playground,
-        lambda: playground.locator('input[data-switch="special"][value="allowed"]').check(),
+        lambda: playground.locator(
+            'input[data-switch="special"][value="allowed"]'
+        ).check(),
     )
     playground.locator(".bpe-playground-train-merges").fill("12")
     playground.locator(".bpe-playground-train").click()
@@ -468,7 +493,9 @@ WIDEST = """() => {
 @pytest.mark.parametrize("path", [PLAYGROUND, CHAPTER])
 def test_the_widgets_fit_a_phone(browser, site_url, path):
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
         has_touch=True,
     )
     page = context.new_page()

@@ -12,16 +12,15 @@ var BPE_EXPLORER = (() => {
   const { pieces, show, element, PAT } = BPE;
   const MAX_CHARACTERS = 4000;
   const MAX_MERGES = 500; // how far the explorer's slider reaches
-  const SEP = "\u0100"; // above every byte, so "a" + SEP + "b" is an unambiguous pair key
   const RULES = { greater: "the greater pair", lowest: "the pair of smaller ids" };
 
   function firstCharacters(text, n = MAX_CHARACTERS) {
     return Array.from(text).slice(0, n).join(""); // code points, not UTF-16 units
   }
 
-  // The pre-token table: [{tokens: [byte strings], count, first}], in order of first
-  // appearance. pretokenizer "none" keeps each chunk whole; special tokens are cut out
-  // and take no part, as in bpe.pretokenize.
+  // The pre-token table: [{ids: [token ids], count, first}], in order of first
+  // appearance; a token's id is its byte for now. pretokenizer "none" keeps each chunk
+  // whole; special tokens are cut out and take no part, as in bpe.pretokenize.
   function pretokenize(text, { pretokenizer = "gpt2", specials = [] } = {}) {
     const pattern = pretokenizer === "none" ? null : PAT;
     const splitter = BPE.specialSplitter(Object.fromEntries(specials.map((s) => [s, 0])));
@@ -29,91 +28,118 @@ var BPE_EXPLORER = (() => {
     const rows = new Map();
     for (const chunk of chunks) {
       for (const key of pieces(chunk, pattern)) {
-        if (!rows.has(key)) rows.set(key, { tokens: Array.from(key), count: 0, first: rows.size });
+        if (!rows.has(key)) {
+          rows.set(key, { ids: Array.from(key, (c) => c.charCodeAt(0)), count: 0, first: rows.size });
+        }
         rows.get(key).count += 1;
       }
     }
     return [...rows.values()];
   }
 
+  // Pairs of ids as one number, so that counting needs no strings: ids stay below 2^21.
+  const K = 2 ** 21;
+  const leftOf = (key) => Math.floor(key / K), rightOf = (key) => key % K;
+
   function countPairs(rows) {
     const pairs = new Map();
-    for (const row of rows) {
-      for (let i = 0; i + 1 < row.tokens.length; i++) {
-        const key = row.tokens[i] + SEP + row.tokens[i + 1];
-        pairs.set(key, (pairs.get(key) || 0) + row.count);
+    for (const { ids, count } of rows) {
+      for (let i = 0; i + 1 < ids.length; i++) {
+        const key = ids[i] * K + ids[i + 1];
+        pairs.set(key, (pairs.get(key) || 0) + count);
       }
     }
     return pairs;
   }
 
-  function comparePairs(a, b) { // tuple order on [left, right] byte strings
-    if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
-    if (a[1] !== b[1]) return a[1] < b[1] ? -1 : 1;
-    return 0;
+  function compareBytes(a, b) { // as Python compares bytes
+    return a === b ? 0 : a < b ? -1 : 1;
   }
 
-  // < 0 when pair a (count m) is chosen before pair b (count n) under the state's rule.
+  // < 0 when the pair key a (count m) is chosen before the pair key b (count n):
+  // the higher count, then the state's tie-break rule.
   function before(state, a, m, b, n) {
     if (m !== n) return n - m;
-    if (state.tieBreak === "greater") return comparePairs(b, a);
-    const ids = state.ids; // "lowest": the smaller left id, then the smaller right id
-    return ids.get(a[0]) - ids.get(b[0]) || ids.get(a[1]) - ids.get(b[1]);
+    if (state.tieBreak === "lowest") { // the smaller left id, then the smaller right id
+      return leftOf(a) - leftOf(b) || rightOf(a) - rightOf(b);
+    }
+    const bytes = state.bytes; // "greater": the greater pair of byte strings wins
+    return compareBytes(bytes[leftOf(b)], bytes[leftOf(a)]) ||
+      compareBytes(bytes[rightOf(b)], bytes[rightOf(a)]);
   }
 
-  // A trainer's state on text (its first maxCharacters characters).
+  // A trainer's state on text (its first maxCharacters characters). Token ids are
+  // bpe.train's: the bytes, then 255 + the number of merges for each new token (a
+  // token made a second time keeps its first id), which the lowest-ids rule compares.
   function startTraining(text, { tieBreak = "greater", pretokenizer = "gpt2", specials = [],
                                  maxCharacters = MAX_CHARACTERS } = {}) {
     if (!(tieBreak in RULES)) throw new Error(`unknown tie-break ${tieBreak}`);
     const rows = pretokenize(firstCharacters(text, maxCharacters), { pretokenizer, specials });
-    const ids = new Map(Array.from({ length: 256 }, (_, b) => [String.fromCharCode(b), b]));
-    return { rows, ids, tieBreak, merges: [], pairs: countPairs(rows) };
+    const bytes = Array.from({ length: 256 }, (_, b) => String.fromCharCode(b));
+    return { rows, bytes, idOf: new Map(bytes.map((t, i) => [t, i])), tieBreak,
+             merges: [], pairs: countPairs(rows) };
+  }
+
+  // A copy to come back to (the explorer keeps some, to jump about quickly).
+  function copyOf(state) {
+    return { ...state, rows: state.rows.map((r) => ({ ...r, ids: [...r.ids] })),
+             bytes: [...state.bytes], idOf: new Map(state.idOf), merges: [...state.merges],
+             pairs: new Map(state.pairs) };
   }
 
   function bestPair(state) {
-    let best = null, bestCount = 0;
+    let best = -1, bestCount = 0;
     for (const [key, count] of state.pairs) {
-      const pair = key.split(SEP);
-      if (!best || before(state, pair, count, best, bestCount) < 0) {
-        best = pair;
+      if (best < 0 || before(state, key, count, best, bestCount) < 0) {
+        best = key;
         bestCount = count;
       }
     }
-    return best && { pair: best, count: bestCount };
+    return best < 0 ? null : { key: best, count: bestCount };
   }
 
-  function mergeTokens(tokens, pair, joined) {
+  function mergeIds(ids, left, right, joined) {
     const out = [];
-    for (let i = 0; i < tokens.length; i++) {
-      if (i + 1 < tokens.length && tokens[i] === pair[0] && tokens[i + 1] === pair[1]) {
+    for (let i = 0; i < ids.length; i++) {
+      if (i + 1 < ids.length && ids[i] === left && ids[i + 1] === right) {
         out.push(joined);
         i++; // skip both halves: matches never overlap
       } else {
-        out.push(tokens[i]);
+        out.push(ids[i]);
       }
     }
     return out;
   }
 
-  // One training step: the chosen pair, the rows it changed, and the pairs that
-  // vanished or appeared; null when no pair is left.
+  const pairOf = (state, key) => [state.bytes[leftOf(key)], state.bytes[rightOf(key)]];
+
+  // One training step: the chosen pair (byte strings), the rows it changed, and the
+  // pairs that vanished or appeared; null when no pair is left.
   function step(state) {
     const best = bestPair(state);
     if (!best) return null;
-    const joined = best.pair[0] + best.pair[1];
+    const [left, right] = [leftOf(best.key), rightOf(best.key)];
+    const pair = pairOf(state, best.key), joinedBytes = pair[0] + pair[1];
+    state.merges.push(pair);
+    if (!state.idOf.has(joinedBytes)) {
+      const id = 255 + state.merges.length;
+      state.idOf.set(joinedBytes, id);
+      state.bytes[id] = joinedBytes;
+    }
+    const joined = state.idOf.get(joinedBytes);
     const changed = [];
     for (const row of state.rows) {
-      const merged = mergeTokens(row.tokens, best.pair, joined);
-      if (merged.length !== row.tokens.length) changed.push(row.first);
-      row.tokens = merged;
+      const merged = mergeIds(row.ids, left, right, joined);
+      if (merged.length !== row.ids.length) {
+        changed.push(row.first);
+        row.ids = merged;
+      }
     }
     const previous = state.pairs;
     state.pairs = countPairs(state.rows);
-    state.merges.push(best.pair);
-    if (!state.ids.has(joined)) state.ids.set(joined, 255 + state.merges.length);
-    const vanished = [...previous.keys()].filter((k) => !state.pairs.has(k)).map((k) => k.split(SEP));
-    const appeared = [...state.pairs.keys()].filter((k) => !previous.has(k)).map((k) => k.split(SEP));
-    return { pair: best.pair, count: best.count, changed, vanished, appeared };
+    const vanished = [...previous.keys()].filter((k) => !state.pairs.has(k)).map((k) => pairOf(state, k));
+    const appeared = [...state.pairs.keys()].filter((k) => !previous.has(k)).map((k) => pairOf(state, k));
+    return { pair, count: best.count, changed, vanished, appeared };
   }
 
   // The first n merges on text, as [left, right] byte strings.
@@ -125,21 +151,28 @@ var BPE_EXPLORER = (() => {
 
   // The pairs of the current table in the order the rule ranks them, with counts.
   function rankedPairs(state) {
-    return [...state.pairs].map(([key, count]) => ({ pair: key.split(SEP), count }))
-      .sort((a, b) => before(state, a.pair, a.count, b.pair, b.count));
+    return [...state.pairs].sort(([a, m], [b, n]) => before(state, a, m, b, n))
+      .map(([key, count]) => ({ pair: pairOf(state, key), count }));
   }
 
-  // Where the two tie-break rules first part on text: {at (0-based), greater, lowest}
-  // (the pair each picks there), or {at: -1, agreed} when they learn the same merges.
-  function firstDifference(text, n, options = {}) {
-    const greater = train(text, n, { ...options, tieBreak: "greater" });
-    const lowest = train(text, n, { ...options, tieBreak: "lowest" });
+  // A row's tokens, as byte strings.
+  const tokensOf = (state, row) => row.ids.map((id) => state.bytes[id]);
+
+  // Where two merge lists, {greater, lowest}, first part: {at (0-based), greater,
+  // lowest} (the pair each has there), or {at: -1, agreed} when they are the same.
+  function partOf(merges) {
+    const { greater, lowest } = merges;
+    const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
     for (let i = 0; i < Math.max(greater.length, lowest.length); i++) {
-      if (!greater[i] || !lowest[i] || comparePairs(greater[i], lowest[i]) !== 0) {
-        return { at: i, greater: greater[i], lowest: lowest[i], merges: { greater, lowest } };
-      }
+      if (!same(greater[i], lowest[i])) return { at: i, greater: greater[i], lowest: lowest[i] };
     }
-    return { at: -1, agreed: greater.length, merges: { greater, lowest } };
+    return { at: -1, agreed: greater.length };
+  }
+
+  // Where the two tie-break rules first part on text, trained n merges each.
+  function firstDifference(text, n, options = {}) {
+    return partOf({ greater: train(text, n, { ...options, tieBreak: "greater" }),
+                    lowest: train(text, n, { ...options, tieBreak: "lowest" }) });
   }
 
   // A vocabulary (bpe.js) from learned merges: the bytes, one token per merge, then
@@ -187,41 +220,43 @@ var BPE_EXPLORER = (() => {
     }
     const chosen = (group) => radios(group).find((r) => r.checked).value;
     let text = null, options = null, state = null, history = [], occurrences = [];
-    let possible = 0, difference = null;
+    let plan = [], snapshots = [], difference = null;
+    const EVERY = 25; // merges between the kept copies of the trainer's state
 
-    function restart() { // back to zero merges on the current text and switches
-      state = startTraining(text, options);
-      occurrences = pieces(firstCharacters(text), options.pretokenizer === "none" ? null : PAT);
-      history = [];
-    }
-
-    // A new text or new switches: train both rules as far as the slider reaches, then
-    // show the same number of merges as before (as far as the new run allows).
+    // A new text or new switches: train as far as the slider reaches, keeping a copy
+    // of the state every EVERY merges; train with the other tie-break rule too, to say
+    // where the two part; then show as many merges as before (if the run allows).
     function reset(keep = 0) {
       text = input.value;
       options = { tieBreak: chosen("tie"), pretokenizer: chosen("pre") };
-      difference = firstDifference(text, MAX_MERGES, options);
-      possible = difference.merges[options.tieBreak].length;
-      slider.max = goto.max = possible;
-      restart();
-      jumpTo(Math.min(keep, possible));
-    }
-
-    function advance() {
-      const result = step(state);
-      if (result) history.push(result);
-      return result;
+      const run = startTraining(text, options);
+      plan = [];
+      snapshots = [copyOf(run)];
+      for (let result; plan.length < MAX_MERGES && (result = step(run));) {
+        plan.push(result);
+        if (plan.length % EVERY === 0) snapshots.push(copyOf(run));
+      }
+      const mine = plan.map((r) => r.pair);
+      const other = train(text, MAX_MERGES, { ...options, tieBreak: options.tieBreak === "greater" ? "lowest" : "greater" });
+      const merges = options.tieBreak === "greater" ? { greater: mine, lowest: other } : { greater: other, lowest: mine };
+      difference = partOf(merges);
+      slider.max = goto.max = plan.length;
+      occurrences = pieces(firstCharacters(text), options.pretokenizer === "none" ? null : PAT);
+      state = null;
+      jumpTo(Math.min(keep, plan.length));
     }
 
     function jumpTo(k) {
-      k = Math.max(0, Math.min(possible, Math.floor(Number(k)) || 0));
-      if (k < history.length) restart();
-      while (history.length < k && advance());
+      k = Math.max(0, Math.min(plan.length, Math.floor(Number(k)) || 0));
+      const n = state ? state.merges.length : -1;
+      if (!state || k < n || k - n >= EVERY) state = copyOf(snapshots[Math.floor(k / EVERY)]);
+      while (state.merges.length < k) step(state); // the plan's merges, again
+      history = plan.slice(0, k);
       render();
     }
 
     function render() {
-      const last = history[history.length - 1], n = history.length;
+      const last = history[history.length - 1], n = history.length, possible = plan.length;
       slider.value = n;
       if (document.activeElement !== goto) goto.value = n;
       $("step").textContent = `${n} merge${n === 1 ? "" : "s"} of ${possible}`;
@@ -238,7 +273,7 @@ var BPE_EXPLORER = (() => {
       const sorted = [...state.rows].sort((a, b) => b.count - a.count || a.first - b.first);
       for (const row of sorted) {
         const tr = element("tr", { className: last && last.changed.includes(row.first) ? "bpe-changed" : "" });
-        tr.append(element("td", {}, row.tokens.map((t) => show(t)).join(" ")),
+        tr.append(element("td", {}, tokensOf(state, row).map((t) => show(t)).join(" ")),
                   element("td", {}, String(row.count)));
         table.append(tr);
       }
@@ -248,8 +283,8 @@ var BPE_EXPLORER = (() => {
           `vanished: ${pairText(last.vanished)}; appeared: ${pairText(last.appeared)}`
         : "no merge yet";
       $("merges").replaceChildren(...history.map((h) => element("li", {}, show(h.pair[0]) + " + " + show(h.pair[1]))));
-      const rowOf = new Map(state.rows.map((r) => [r.tokens.join(""), r]));
-      const tokens = occurrences.flatMap((key) => rowOf.get(key).tokens);
+      const rowOf = new Map(state.rows.map((r) => [tokensOf(state, r).join(""), r]));
+      const tokens = occurrences.flatMap((key) => tokensOf(state, rowOf.get(key)));
       const nBytes = occurrences.reduce((sum, key) => sum + key.length, 0);
       $("tokens").replaceChildren(...tokens.map((p) => element("span", { className: "bpe-token" }, show(p))));
       $("ratio").textContent = `${tokens.length} tokens for ${nBytes} bytes: ` +
@@ -327,7 +362,7 @@ var BPE_EXPLORER = (() => {
       mount(root, index);
     });
   }
-  return { MAX_CHARACTERS, pretokenize, startTraining, step, train, rankedPairs,
+  return { MAX_CHARACTERS, pretokenize, startTraining, step, train, rankedPairs, tokensOf,
            firstDifference, vocabularyOf, traceWord, firstCharacters };
 })();
 

@@ -24,6 +24,8 @@
   const { element, show } = BPE;
   const here = document.currentScript ? document.currentScript.src : "";
 
+  const count = (n) => n.toLocaleString("en");
+
   function megabytes(bytes) {
     return bytes < 1e6 ? `${Math.round(bytes / 1e3)} kB` : `${(bytes / 1e6).toFixed(1)} MB`;
   }
@@ -170,7 +172,10 @@
 
     async function draw() {
       const drawing = ++generation;
-      history.replaceState(null, "", address(view));
+      try {
+        history.replaceState(null, "", address(view));
+      } catch (error) { // some browsers refuse it for a page opened from disk
+      }
       $("link").href = address(view);
       const vocabularies = await chosenVocabularies();
       if (drawing !== generation) return;
@@ -195,7 +200,8 @@
       box.append(
         element("h4", {}, vocabulary.label),
         element("p", { className: "bpe-playground-counts" },
-                `${tokens.length} tokens · ${nBytes} bytes · ${nCharacters} characters` +
+                `${count(tokens.length)} tokens · ${count(nBytes)} bytes · ` +
+                `${count(nCharacters)} characters` +
                 ` · ${perToken} bytes per token`));
       const specials = specialNote(vocabulary, text, tokens, allowed);
       if (specials) box.append(element("p", { className: "bpe-playground-specials" }, specials));
@@ -212,7 +218,7 @@
       });
       drawTokens(shown, tokens, 0, drawing);
       const ids = element("details", { className: "bpe-playground-ids" });
-      ids.append(element("summary", {}, `all ${tokens.length} ids`),
+      ids.append(element("summary", {}, `all ${count(tokens.length)} ids`),
                  element("p", {}, tokens.map((t) => t.id).join(", ")));
       box.append(shown, replay, ids);
       return box;
@@ -265,9 +271,9 @@
       const names = found.map((s) => `${s} (id ${vocabulary.specials[s]})`).join(", ");
       return allowed
         ? `Special tokens allowed: ${names} ${found.length === 1 ? "is" : "are each"} one token. ` +
-          `As ordinary text the same text takes ${other} tokens.`
+          `As ordinary text the same text takes ${count(other)} tokens.`
         : `Special tokens read as ordinary text: ${found.join(", ")} ${found.length === 1 ? "is" : "are"} ` +
-          `spelled out in pieces. Allowed, ${names} would be one token each, ${other} tokens in all.`;
+          `spelled out in pieces. Allowed, ${names} would be one token each, ${count(other)} tokens in all.`;
     }
 
     // How a clicked token was built, merge by merge, back to its bytes.

@@ -37,7 +37,10 @@ STYLE = """
 .bpe-explorer td, .bpe-explorer th { padding: 0 .6em; border-bottom: 1px solid #eee;
   text-align: left; }
 .bpe-explorer th { position: sticky; top: 0; background: #fafafa; }
-.bpe-explorer td { overflow-wrap: anywhere; }
+/* Rows break between tokens, never inside one (the book's tables break anywhere). */
+.bpe-explorer .bpe-pane th, .bpe-explorer .bpe-pane td {
+  overflow-wrap: normal !important; }
+.bpe-explorer .bpe-pane th { white-space: nowrap !important; }
 .bpe-explorer tr.bpe-changed { background: #fff3b0; }
 .bpe-explorer tr.bpe-winner { background: #c8e6c9; font-weight: bold; }
 .bpe-explorer tr.bpe-tie { background: #ffe0b2; }

@@ -340,7 +340,7 @@ def test_the_special_token_switch(playground, encoders):
         assert ids_of(playground, name) == ordinary
         note = column(playground, name).locator(".bpe-playground-specials").inner_text()
         allowed = encoder.encode(text, allowed_special="all")
-        assert f"{len(allowed)} tokens in all" in note
+        assert f"{len(allowed):,} tokens in all" in note
     redraw(
         playground,
         lambda: playground.locator(
@@ -357,7 +357,7 @@ def test_the_special_token_switch(playground, encoders):
             encoder.encode(EOT, allowed_special="all")[0]
         )
         note = column(playground, name).locator(".bpe-playground-specials").inner_text()
-        assert f"takes {len(encoder.encode_ordinary(text))} tokens" in note
+        assert f"takes {len(encoder.encode_ordinary(text)):,} tokens" in note
 
 
 def replayed(encoder, token):

@@ -2,7 +2,7 @@
 
 1. Growth: one letter repeated 1,000, 10,000 and 100,000 times (one pre-token, the
    case a quadratic merge loop cannot take), for each vocabulary the playground ships;
-   medians of repeated runs. The readable scan (bpe.js mergeByScan, the playground's
+   the fastest of repeated runs. The readable scan (bpe.js mergeByScan, the playground's
    old encoder) is timed beside it at 1,000 and 10,000 letters, for contrast.
 2. Against tiktoken: the 200 held-out stories, encode_ordinary, each JavaScript run
    (timed inside Node) paired with a tiktoken run (timed here); the median of the
@@ -55,8 +55,9 @@ class Node:
         self.process.wait()
 
 
-def growth(node, encoders, repeats=5):
-    """Milliseconds to encode "a" * n, heap and scan, per vocabulary."""
+def growth(node, encoders, repeats=7):
+    """Milliseconds to encode "a" * n, heap and scan, per vocabulary: the fastest of a
+    few runs, the one least disturbed by whatever else the machine is doing."""
     rows = {}
     for name, encoder in encoders.items():
         node("time", name=name, text="a" * 10_000)  # let the JIT compile first
@@ -64,9 +65,7 @@ def growth(node, encoders, repeats=5):
         for n in LENGTHS:
             text = "a" * n
             assert node("ids", name=name, text=text) == encoder.encode_ordinary(text)
-            times[n] = statistics.median(
-                node("time", name=name, text=text) for _ in range(repeats)
-            )
+            times[n] = min(node("time", name=name, text=text) for _ in range(repeats))
         scan = {n: node("time", name=name, text="a" * n, how="scan") for n in SCANNED}
         rows[name] = {"heap_ms": times, "scan_ms": scan}
         steps = " ".join(f"{n // 1000}k {times[n]:7.1f} ms" for n in LENGTHS)
@@ -131,7 +130,9 @@ def main():
     print("the playground's vocabulary files")
     for name, size in sizes.items():
         print(f"{name:<12} {size:>10,} bytes")
-    print("\none letter repeated n times (one pre-token), JavaScript encode, medians")
+    print(
+        "\none letter repeated n times (one pre-token), JavaScript encode, fastest of 7"
+    )
     long = growth(node, encoders)
     megabytes = sum(len(s.encode("utf-8")) for s in stories) / 1e6
     print(

@@ -13,6 +13,7 @@
 //   {op: "trained", text, merges, options, texts, allowSpecial}: ids of texts under
 //       the vocabulary those merges make (the playground's "train on my text").
 //   {op: "trace", text, merges, options, word}: the explorer's trace of word.
+//   {op: "newer"}: bpe.js's copy of tiktoken's Unicode view (bpe.interop.unicode).
 const fs = require("fs");
 const vm = require("vm");
 const readline = require("readline");
@@ -64,6 +65,9 @@ const ops = {
   trained({ text, merges, options = {}, texts, allowSpecial = false }) {
     const vocabulary = EXPLORER.vocabularyOf(EXPLORER.train(text, merges, options), options);
     return texts.map((t) => BPE.encode(t, vocabulary, allowSpecial).map((token) => token.id));
+  },
+  newer() {
+    return BPE.NEWER;
   },
   trace({ text, merges, options = {}, word }) {
     const vocabulary = EXPLORER.vocabularyOf(EXPLORER.train(text, merges, options), options);

@@ -16,6 +16,7 @@ from js_strings import strings
 import bpe
 from bpe.book.display import trace_encode
 from bpe.book.widget import explorer_html
+from bpe.interop.unicode import DIFFERENCES
 
 CORPORA = {
     "toy": (Path(__file__).resolve().parents[1] / "data" / "toy_corpus.txt").read_text(
@@ -33,6 +34,11 @@ CORPORA = {
     "digits": "12345678 1234 99 2026-11-30 3.14159 1,000,000 007 " * 6,
     "whitespace": "a  b\t\tc \n\n d\u00a0e\u2028f   \n" * 5,
     "long": "word " * 1500,  # more than 4,000 characters: only the first 4,000 count
+    # letters of new Unicode versions, which bpe.train sees as tiktoken does
+    "newer": "".join(
+        f"a{chr(first)}b {chr(last)}{chr(last)}c " for first, last, _ in DIFFERENCES
+    )
+    * 3,
 }
 TIE_BREAKS = {"greater": bpe.greater_pair, "lowest": bpe.lowest_ids}
 PRETOKENIZERS = {"gpt2": bpe.PAT, "none": None}

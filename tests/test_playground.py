@@ -15,6 +15,7 @@ from js_strings import strings
 
 from bpe.book import corpora, playground
 from bpe.interop.ranks import split_by_ranks
+from bpe.interop.unicode import DIFFERENCES
 
 NAMES = [v.name for v in playground.VOCABULARIES]
 
@@ -95,6 +96,20 @@ def test_long_repeated_pieces(loaded, encoders, text):
     for name in NAMES:
         compared = loaded("scanVersusHeap", name=name, texts=[text])
         assert compared["differ"] == [], name
+
+
+def test_the_unicode_view_is_the_packages(node):
+    assert [tuple(row) for row in node("newer")] == DIFFERENCES
+
+
+def test_code_points_tiktoken_classes_as_older_unicode_did(loaded, encoders):
+    """Letters, marks and digits of new Unicode versions, which Node's tables know and
+    tiktoken's regex does not (or classes as another case): ids as tiktoken's."""
+    texts = []
+    for first, last, _ in DIFFERENCES:
+        for c in sorted({chr(first), chr((first + last) // 2), chr(last)}):
+            texts.append(f"x{c}y {c}{c}a A{c}b 1{c} {c}'s")
+    check(loaded, encoders, texts)
 
 
 def test_twenty_thousand_repeated_letters(loaded, encoders):

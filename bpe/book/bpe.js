@@ -36,11 +36,59 @@ var BPE = (typeof BPE !== "undefined" && BPE) || (() => {
     return out;
   }
 
+  // tiktoken's view of Unicode (bpe/interop/unicode.py, where the Python package
+  // does the same): the code points that this engine's newer tables class as letters,
+  // marks or digits (or as another case) while tiktoken's regex does not, as
+  // [first, last, stand-in]. Before matching, each is swapped for its stand-in, which
+  // every engine classes as tiktoken classes the original; the pieces are then cut
+  // from the original text at the same places. tests/test_playground.py checks this
+  // copy against bpe.interop.unicode.DIFFERENCES.
+  const NEWER = [
+    [0x0295, 0x0295, 0x0250], [0x0558, 0x0558, 0x0378], [0x058B, 0x058C, 0x0378],
+    [0x05C8, 0x05C9, 0x0378], [0x088F, 0x088F, 0x0378], [0x0B53, 0x0B54, 0x0378],
+    [0x0C5C, 0x0C5C, 0x0378], [0x0CDC, 0x0CDC, 0x0378], [0x1ACF, 0x1AF0, 0x0378],
+    [0x208F, 0x208F, 0x0378], [0x209D, 0x209F, 0x0378], [0xA7CE, 0xA7CF, 0x0378],
+    [0xA7D2, 0xA7D2, 0x0378], [0xA7D4, 0xA7D4, 0x0378], [0xA7DD, 0xA7DD, 0x0378],
+    [0xA7E2, 0xA7E2, 0x0378], [0xA7F1, 0xA7F1, 0x0378], [0xAB6C, 0xAB6D, 0x0378],
+    [0x107BB, 0x107BF, 0x0378], [0x10940, 0x10959, 0x0378], [0x10EC5, 0x10EC7, 0x0378],
+    [0x10ECB, 0x10ECF, 0x0378], [0x10ED9, 0x10EEE, 0x0378], [0x10EF0, 0x10EFB, 0x0378],
+    [0x11B0A, 0x11B0A, 0x0378], [0x11B60, 0x11B67, 0x0378], [0x11DB0, 0x11DDB, 0x0378],
+    [0x11DE0, 0x11DE9, 0x0378], [0x11DF0, 0x11DF1, 0x0378], [0x1246F, 0x1246F, 0x0378],
+    [0x12475, 0x1247F, 0x0378], [0x12550, 0x12686, 0x0378], [0x16EA0, 0x16EB8, 0x0378],
+    [0x16EBB, 0x16ED3, 0x0378], [0x16FF2, 0x16FF6, 0x0378], [0x187F8, 0x187FF, 0x0378],
+    [0x18CD6, 0x18CDA, 0x0378], [0x18D09, 0x18D20, 0x0378], [0x18D80, 0x18DF2, 0x0378],
+    [0x18E00, 0x19191, 0x0378], [0x191A0, 0x191D2, 0x0378], [0x1B123, 0x1B128, 0x0378],
+    [0x1B168, 0x1B168, 0x0378], [0x1D127, 0x1D128, 0x0378], [0x1D250, 0x1D252, 0x0378],
+    [0x1D25B, 0x1D25C, 0x0378], [0x1D25F, 0x1D25F, 0x0378], [0x1D280, 0x1D281, 0x0378],
+    [0x1D6A6, 0x1D6A6, 0x0378], [0x1DF1F, 0x1DF24, 0x0378], [0x1DF2B, 0x1DF81, 0x0378],
+    [0x1DF90, 0x1DF96, 0x0378], [0x1DFCD, 0x1DFFF, 0x0378], [0x1E6C0, 0x1E6DE, 0x0378],
+    [0x1E6E0, 0x1E6F5, 0x0378], [0x1E6FE, 0x1E6FF, 0x0378], [0x2B73A, 0x2B73F, 0x0378],
+    [0x2B81E, 0x2B81E, 0x0378], [0x2CEA2, 0x2CEAD, 0x0378], [0x323B0, 0x33479, 0x0378],
+    [0x3D000, 0x3FC3F, 0x0378],
+  ];
+  const UNASSIGNED = 0x0378, ASTRAL_UNASSIGNED = 0x1fffe; // both Cn in every version
+  const NEWER_CLASS = "[" + NEWER.map(([a, b]) => `\\u{${a.toString(16)}}-\\u{${b.toString(16)}}`).join("") + "]";
+  const HAS_NEWER = new RegExp(NEWER_CLASS, "u"), EVERY_NEWER = new RegExp(NEWER_CLASS, "gu");
+
+  function standIn(c) { // one character for one, of the same length in UTF-16
+    const code = c.codePointAt(0);
+    const [, , by] = NEWER.find(([a, b]) => a <= code && code <= b);
+    return String.fromCodePoint(by === UNASSIGNED && code > 0xffff ? ASTRAL_UNASSIGNED : by);
+  }
+
+  // The pre-token strings of text under a pattern (a RegExp with flags "gu"), as
+  // tiktoken's regex would cut it.
+  function split(text, pattern) {
+    if (!HAS_NEWER.test(text)) return Array.from(text.matchAll(pattern), (m) => m[0]);
+    const seen = text.replace(EVERY_NEWER, standIn);
+    return Array.from(seen.matchAll(pattern), (m) => text.slice(m.index, m.index + m[0].length));
+  }
+
   // The pre-tokens of text, in order, as byte strings; with pattern null, the whole
   // text is one piece (bpe.train's pattern=None).
   function pieces(text, pattern = PAT) {
     if (pattern === null) return text ? [toByteString(text)] : [];
-    return Array.from(text.matchAll(pattern), (match) => toByteString(match[0]));
+    return split(text, pattern).map(toByteString);
   }
 
   const WHITESPACE = { " ": "␣", "\n": "⏎", "\t": "⇥", "\r": "␍" };
@@ -296,8 +344,8 @@ var BPE = (typeof BPE !== "undefined" && BPE) || (() => {
       if (text) out.push(...encodeText(text, vocabulary));
       return out;
     }
-    for (const match of text.matchAll(vocabulary.pattern)) {
-      for (const token of encodeText(match[0], vocabulary)) out.push(token);
+    for (const piece of split(text, vocabulary.pattern)) {
+      for (const token of encodeText(piece, vocabulary)) out.push(token);
     }
     return out;
   }
@@ -324,7 +372,7 @@ var BPE = (typeof BPE !== "undefined" && BPE) || (() => {
   }
 
   return {
-    GPT2_PATTERN, PAT, toByteString, pieces, show, mergeByScan, mergeByHeap, encodePiece,
+    GPT2_PATTERN, PAT, NEWER, toByteString, pieces, show, mergeByScan, mergeByHeap, encodePiece,
     tracePiece, buildTrace, specialSplitter, makeVocabulary, loadVocabulary, encode, element,
   };
 })();

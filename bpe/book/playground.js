@@ -180,12 +180,17 @@
       const vocabularies = await chosenVocabularies();
       if (drawing !== generation) return;
       const current = text();
-      columns.replaceChildren();
-      for (const vocabulary of vocabularies) { // one column per task: the page stays live
-        if (vocabulary !== vocabularies[0]) await new Promise((go) => setTimeout(go, 0));
+      // One column per task, so that the page stays live; each new column replaces
+      // the old one in its place, so that nothing jumps while the reader types.
+      const old = [...columns.children];
+      for (const [i, vocabulary] of vocabularies.entries()) {
+        if (i) await new Promise((go) => setTimeout(go, 0));
         if (drawing !== generation) return;
-        columns.append(column(vocabulary, current, drawing));
+        const fresh = column(vocabulary, current, drawing);
+        if (old[i]) old[i].replaceWith(fresh);
+        else columns.append(fresh);
       }
+      old.slice(vocabularies.length).forEach((c) => c.remove());
       root.dataset.drawn = String(drawing); // for the tests: this view is on screen
     }
 

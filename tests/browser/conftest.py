@@ -1,4 +1,4 @@
-"""The built site, served on localhost, and a headless Chromium (Debian's) driven by Playwright."""
+"""The built site, served on localhost, and Debian's headless Chromium (Playwright)."""
 
 import functools
 import http.server
@@ -53,7 +53,7 @@ def browser():
 @pytest.fixture()
 def page(browser, site_url):
     context = browser.new_context(viewport={"width": 1200, "height": 900})
-    # The site must work with no network at all: refuse every request that leaves localhost.
+    # The site must work with no network at all: refuse every request beyond localhost.
     context.route(
         "**/*",
         lambda route: (

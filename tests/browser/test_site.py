@@ -1,4 +1,4 @@
-"""Every built page in a real browser: no error output, no errors from the book's own code,
+"""Every built page in a real browser: no error output, no errors from the book's code,
 a screenshot of each, and the merge explorer checked against bpe.train."""
 
 import re
@@ -21,7 +21,9 @@ def book_pages():
     return [p for p in pages if p not in ("genindex.html", "search.html")]
 
 
-ERROR_OUTPUT = ".cell_output .output.traceback, .cell_output .output.error, .cell_output .output.stderr"
+ERROR_OUTPUT = ", ".join(
+    f".cell_output .output.{kind}" for kind in ("traceback", "error", "stderr")
+)
 
 
 # The book's own scripts: explorer.js and playground.js name themselves (//# sourceURL),
@@ -76,7 +78,7 @@ def test_math_renders_offline(page, site_url):
 
 
 def show(token):
-    """A token as the explorer prints it: spaces as ␣, newlines as ⏎ (whole characters)."""
+    """A token as the explorer prints it: a space as ␣, a newline as ⏎."""
     return token.decode("utf-8").replace(" ", "␣").replace("\n", "⏎")
 
 
@@ -132,7 +134,7 @@ def test_merge_explorer_matches_bpe_train(page, site_url):
 
 
 def test_explorer_draws_combining_marks_on_a_dotted_circle(page, site_url):
-    """A token that starts with a combining mark (decomposed Vietnamese) gets a base to sit on."""
+    """A token that starts with a combining mark (decomposed Vietnamese) gets a base."""
     page.goto(f"{site_url}/notebooks/04_counting_and_merging.html", wait_until="load")
     explorer = page.locator(".bpe-explorer").first
     explorer.locator(".bpe-corpus").fill(
@@ -145,7 +147,7 @@ def test_explorer_draws_combining_marks_on_a_dotted_circle(page, site_url):
 
 
 def test_unicode_renders_with_real_fonts(page, site_url):
-    """牛, 🙃 and Vietnamese letters must be drawn from a real font, not as the missing-glyph box."""
+    """牛, 🙃 and Vietnamese letters come from a real font, not the missing box."""
     page.goto(f"{site_url}/notebooks/02_bytes.html", wait_until="load")
     drawn = page.evaluate(
         """(chars) => {
@@ -166,14 +168,16 @@ def test_unicode_renders_with_real_fonts(page, site_url):
 
 
 def test_figures_fit_a_phone_screen(browser, site_url):
-    """At phone width (390 px) every figure is scaled to fit, and stays large enough to read."""
+    """At phone width (390 px) every figure is scaled to fit, and stays large enough."""
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, device_scale_factor=2
     )
     page = context.new_page()
     page.goto(f"{site_url}/notebooks/10_languages.html", wait_until="load")
-    widths = page.evaluate("""() => Array.from(document.querySelectorAll(".cell_output img"),
-                                              (img) => img.getBoundingClientRect().width)""")
+    widths = page.evaluate(
+        """() => Array.from(document.querySelectorAll(".cell_output img"),
+                            (img) => img.getBoundingClientRect().width)"""
+    )
     page.screenshot(path=str(SHOTS / "phone__10_languages.png"), full_page=False)
     context.close()
     assert widths and all(300 <= w <= 390 for w in widths), widths
@@ -205,7 +209,7 @@ CLIPPED = """() => {
     "path", [p for p in book_pages() if p.startswith("notebooks/")]
 )
 def test_no_line_is_clipped_at_laptop_width(browser, site_url, path):
-    """At 1280 px, 88 characters fit a code cell, and no code, output or table scrolls."""
+    """At 1280 px, 88 characters fit a code cell; no code, output or table scrolls."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(f"{site_url}/{path}", wait_until="load")
@@ -216,7 +220,7 @@ def test_no_line_is_clipped_at_laptop_width(browser, site_url, path):
 
 
 def test_launch_buttons_use_the_configured_repository_or_are_absent():
-    """The header's launch and repository links point at repository.url, and only there."""
+    """The header's launch and repository links go to repository.url, and only there."""
     from bs4 import BeautifulSoup
 
     from bpe.book import site
@@ -240,7 +244,7 @@ def test_launch_buttons_use_the_configured_repository_or_are_absent():
 
 
 def test_playground_counts_what_the_package_counts(page, site_url):
-    """Typing into the playground shows the package's token count and first token, for both."""
+    """Typing into the playground shows the package's token count and first token."""
     from bpe.book.playground import stories_tokenizer
     from bpe.interop.openai import get_encoding
 

@@ -118,8 +118,8 @@
       boxes[name] = box;
     }
     for (const entry of catalogue) {
-      addChoice(entry.name, `${entry.label}: ${entry.size.toLocaleString("en")} tokens, ` +
-                            `file ${megabytes(entry.bytes)} (${entry.about})`);
+      addChoice(entry.name, `${entry.label}: ${count(entry.size)} tokens, ` +
+                            `file ${megabytes(entry.bytes)}`);
     }
 
     // The switches: text / ids / both, whitespace, special tokens.

@@ -39,11 +39,10 @@ BOM = "\ufeff"  # so that a browser reads the files as UTF-8 whatever the server
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """One vocabulary the page offers: its name (and file name), label, and origin."""
+    """One vocabulary the page offers: its name (and file name) and label."""
 
     name: str
     label: str
-    about: str  # where the book uses it
     shown: bool  # chosen when the page opens
 
     @property
@@ -52,10 +51,10 @@ class Vocabulary:
 
 
 VOCABULARIES = (
-    Vocabulary("tinystories", "this book's TinyStories", "chapters 08 and 09", True),
-    Vocabulary("gpt2", "GPT-2", "chapters 05, 10 and 14", True),
-    Vocabulary("cl100k_base", "cl100k_base (GPT-4)", "chapters 10 and 14", False),
-    Vocabulary("o200k_base", "o200k_base (GPT-4o)", "chapters 10 and 14", False),
+    Vocabulary("tinystories", "this book's TinyStories", True),
+    Vocabulary("gpt2", "GPT-2", True),
+    Vocabulary("cl100k_base", "cl100k_base (GPT-4)", False),
+    Vocabulary("o200k_base", "o200k_base (GPT-4o)", False),
 )
 
 
@@ -146,7 +145,6 @@ def catalogue(scripts: dict[str, str]) -> str:
             {
                 "name": vocabulary.name,
                 "label": vocabulary.label,
-                "about": vocabulary.about,
                 "shown": vocabulary.shown,
                 "file": vocabulary.file,
                 "bytes": len(text.encode("utf-8")),

@@ -308,9 +308,8 @@
         });
         return row;
       };
-      const start = element("li", { className: "bpe-playground-start" });
+      const start = element("p", { className: "bpe-playground-start" });
       start.append("bytes: ", line(Array.from(token.bytes), -2));
-      list.append(start);
       for (const { parts: before, best } of steps) {
         const [at, r] = best;
         const joined = before[at] + before[at + 1];
@@ -320,11 +319,10 @@
         item.append(line(before, at), ` → ${show(joined)} (${made})`);
         list.append(item);
       }
-      const done = element("li", { className: "bpe-playground-result" });
+      const done = element("p", { className: "bpe-playground-result" });
       done.append("token: ", line(parts, -2));
       if (parts.length !== 1) done.append(" (its earlier ranks do not join these parts)");
-      list.append(done);
-      panel.replaceChildren(title, list, close);
+      panel.replaceChildren(title, start, ...(steps.length ? [list] : []), done, close);
     }
 
     // "Train on your text": the explorer's trainer, a few merges at a time.

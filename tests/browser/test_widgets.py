@@ -388,10 +388,12 @@ def test_clicking_a_token_replays_how_it_was_built(playground, encoders):
         replay = column(playground, name).locator(".bpe-playground-replay")
         steps = replay.locator(".bpe-playground-steps li").all_inner_texts()
         made = replayed(encoder, b" lowest")
-        assert steps[0].startswith("bytes:") and steps[-1].startswith("token:")
-        middle = steps[1:-1]
-        assert len(middle) == len(made)
-        for line, (joined, rank) in zip(middle, made):
+        start = replay.locator(".bpe-playground-start .bpe-playground-part")
+        assert start.all_inner_texts() == ["␣", "l", "o", "w", "e", "s", "t"]
+        result = replay.locator(".bpe-playground-result .bpe-playground-part")
+        assert result.all_inner_texts() == ["␣lowest"]
+        assert len(steps) == len(made)
+        for line, (joined, rank) in zip(steps, made):
             assert line.endswith(f"→ {show(joined)} (rank {rank})"), line
         title = replay.locator(".bpe-playground-replay-title").inner_text()
         assert f"(id {encoder.encode_single_token(b' lowest')})" in title
@@ -506,7 +508,7 @@ def test_the_widgets_fit_a_phone(browser, site_url, path):
         page.wait_for_selector(".bpe-playground[data-drawn]")
         type_text(page, "Xin chào thế giới! " * 20)
         page.locator(".bpe-playground-token").nth(3).tap()  # no mouse: a tap
-        page.wait_for_selector(".bpe-playground-steps")
+        page.wait_for_selector(".bpe-playground-replay-title")
     assert page.evaluate(WIDEST) == [], "something sticks out of the screen"
     box = widget.bounding_box()
     assert box["width"] <= 390

@@ -6,6 +6,8 @@ test_pages.py."""
 import re
 import warnings
 
+import pytest
+
 import bpe
 
 from .conftest import SHOTS, SITE, book_pages, errors_on
@@ -137,12 +139,27 @@ def test_emoji_are_drawn_in_colour_in_prose_tables_and_code(page, site_url):
     assert in_code.get("Noto Color Emoji") == 1, in_code
 
 
+def first_page_with(selector, text):
+    """The first chapter whose built page has an element matching selector holding
+    text, or None."""
+    from bs4 import BeautifulSoup
+
+    for path in book_pages():
+        soup = BeautifulSoup((SITE / path).read_text(encoding="utf-8"), "html.parser")
+        if any(text in el.get_text() for el in soup.select(selector)):
+            return path
+    return None
+
+
 def test_the_visible_space_is_drawn_as_an_open_box_in_code(page, site_url):
     """␣ in inline code comes from a font that draws it as a box (DejaVu Sans Mono), not
     from the CJK font whose small low glyph reads as an underscore."""
-    page.goto(f"{site_url}/notebooks/04_counting_and_merging.html", wait_until="load")
-    fonts = fonts_drawing(page, "article p code", "␣newest")
-    assert fonts.get("DejaVu Sans Mono") == 1, fonts
+    path = first_page_with("article p code", "␣")
+    if path is None:
+        pytest.skip("no page shows ␣ in inline code")
+    page.goto(f"{site_url}/{path}", wait_until="load")
+    fonts = fonts_drawing(page, "article p code", "␣")
+    assert fonts.get("DejaVu Sans Mono", 0) >= 1, fonts
     assert "Noto Sans Mono CJK SC" not in fonts, fonts
 
 

@@ -67,10 +67,12 @@ test-package: $(STAMP)
 test-notebooks: $(STAMP)
 	$(PYTHON) -m pytest --nbval --nbval-current-env -p no:cacheprovider notebooks
 
-# Debian's Chromium and the fonts the pages need (牛, 🙃, Vietnamese), installed when missing.
+# Debian's Chromium and the fonts the pages need (牛, 🙃, Vietnamese; Liberation Mono for code and
+# DejaVu Sans Mono for its ␣, see book/static/book.css), installed when missing.
 browser-deps:
 	@command -v chromium >/dev/null && fc-list | grep -q "Noto Color Emoji" && fc-list | grep -q "Noto Sans CJK" \
-	  || (apt-get update -qq && apt-get install -y -qq chromium fonts-noto-cjk fonts-noto-color-emoji fonts-dejavu-core)
+	  && fc-list | grep -q "Liberation Mono" && fc-list | grep -q "DejaVu Sans Mono" \
+	  || (apt-get update -qq && apt-get install -y -qq chromium fonts-noto-cjk fonts-noto-color-emoji fonts-dejavu-core fonts-liberation)
 
 test-browser: $(STAMP) browser-deps
 	$(PYTHON) -m pytest tests/browser -p no:cacheprovider

@@ -53,9 +53,24 @@ def test_without_bpe_it_installs_from_the_repository(monkeypatch):
     ]
 
 
-def test_without_bpe_or_a_repository_it_says_what_to_do(monkeypatch):
-    with pytest.raises(ModuleNotFoundError, match="make lab"):
-        run_bootstrap("", monkeypatch, bpe_installed=False)
+def test_without_bpe_or_a_repository_it_says_in_one_line_how_to_get_it(
+    monkeypatch, capsys
+):
+    """A downloaded chapter's first cell runs without error and tells the reader the
+    README's ways to install the package; it fetches nothing."""
+    assert run_bootstrap("", monkeypatch, bpe_installed=False) == []
+    said = capsys.readouterr()
+    assert said.err == ""
+    lines = said.out.splitlines()
+    assert len(lines) == 1, lines
+    assert "`make lab`" in lines[0] and "`pip install -e .`" in lines[0]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "make lab" in readme and "pip install -e ." in readme
+
+
+@pytest.mark.parametrize("url", ["", "https://github.com/someone/bpe-book"])
+def test_the_bootstrap_cell_fits_88_columns(url):
+    assert max(map(len, site.bootstrap_source(url).splitlines())) <= 88
 
 
 def test_buttons_only_with_a_repository():

@@ -3,7 +3,7 @@
 The site's launch buttons (Binder, Colab) and repository button, and the bootstrap
 cell that opens every chapter, are all built from that URL. While it is empty there
 is no repository to point at, so the site shows none of those buttons, and the
-bootstrap cell explains how to install the package instead of fetching it.
+bootstrap cell says, in one line, how to install the package instead of fetching it.
 
     python -m bpe.book.site _config.yml _build/site_config.yml  # config to build with
     python -m bpe.book.site _config.yml OUT --stored-outputs    # ... not running cells
@@ -27,14 +27,14 @@ BOOTSTRAP = """\
 # Where bpe is installed (make book, make lab), this cell does nothing.
 import importlib.util
 
-if importlib.util.find_spec("bpe") is None:
+REPOSITORY = {url!r}
+if importlib.util.find_spec("bpe") is None and not REPOSITORY:
+    # A downloaded chapter, and no repository to fetch the package from: say how.
+    print("This chapter needs the bpe package: in a clone of the book, run `make lab`,"
+          " or `pip install -e .` and open the chapter from its notebooks/ folder.")
+elif importlib.util.find_spec("bpe") is None:
     import os, subprocess, sys
 
-    REPOSITORY = {url!r}
-    if not REPOSITORY:
-        raise ModuleNotFoundError(
-            "the bpe package is not installed: in a clone of the book, run `make lab`, "
-            "or `pip install -e .` and open this notebook from its notebooks/ folder")
     subprocess.run(["git", "clone", "--depth=1", REPOSITORY, "bpe-book"], check=True)
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "./bpe-book[book]"],
                    check=True)

@@ -1,4 +1,5 @@
-"""The built site, served on localhost, and Debian's headless Chromium (Playwright)."""
+"""The built site, served on localhost, and a headless Chromium (Debian's) driven by
+Playwright."""
 
 import functools
 import http.server
@@ -50,10 +51,21 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture()
-def page(browser, site_url):
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    # The site must work with no network at all: refuse every request beyond localhost.
+def book_pages():
+    """The site's chapters and prose pages (not Sphinx's search and index pages, nor
+    index.html, which only redirects to book/intro.html)."""
+    pages = sorted(
+        p.relative_to(SITE).as_posix()
+        for p in SITE.rglob("*.html")
+        if "_static" not in p.parts and "_sources" not in p.parts
+    )
+    return [p for p in pages if p not in ("genindex.html", "search.html", "index.html")]
+
+
+def offline_context(browser, site_url, width=1200, **options):
+    """A fresh browser context (no stored state) that refuses every request leaving the
+    site: the site must work with no network at all."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, **options)
     context.route(
         "**/*",
         lambda route: (
@@ -62,6 +74,27 @@ def page(browser, site_url):
             else route.abort()
         ),
     )
+    return context
+
+
+def errors_on(page):
+    """Collect, as they happen, every error the page throws or logs to the console,
+    whoever's script it comes from (the book's, the theme's, an extension's)."""
+    found = []
+    page.on("pageerror", lambda error: found.append(f"uncaught: {error}"))
+    page.on(
+        "console",
+        lambda msg: (
+            msg.type == "error"
+            and found.append(f"console: {msg.text} ({msg.location.get('url', '')})")
+        ),
+    )
+    return found
+
+
+@pytest.fixture()
+def page(browser, site_url):
+    context = offline_context(browser, site_url)
     page = context.new_page()
     yield page
     context.close()

@@ -1,5 +1,7 @@
-"""Every built page in a real browser: no error output, no errors from the book's code,
-a screenshot of each, and the merge explorer checked against bpe.train."""
+"""The site's interactive parts in a real browser, checked against the package (the
+merge explorer against bpe.train, the playground against the tokenizers), offline math,
+fonts, figures on a phone, and the launch buttons. The layout of every page:
+test_pages.py."""
 
 import re
 import warnings
@@ -8,67 +10,7 @@ import pytest
 
 import bpe
 
-from .conftest import SHOTS, SITE
-
-
-def book_pages():
-    """The site's chapters and prose pages (not Sphinx's search and index pages)."""
-    pages = sorted(
-        p.relative_to(SITE).as_posix()
-        for p in SITE.rglob("*.html")
-        if "_static" not in p.parts and "_sources" not in p.parts
-    )
-    return [p for p in pages if p not in ("genindex.html", "search.html")]
-
-
-ERROR_OUTPUT = ", ".join(
-    f".cell_output .output.{kind}" for kind in ("traceback", "error", "stderr")
-)
-
-
-# The book's own scripts: explorer.js and playground.js name themselves (//# sourceURL),
-# the first inline in the page; the playground's files come from _static/playground/.
-OWN_CODE = ("bpe-explorer.js", "bpe-playground.js", "/_static/playground/")
-
-
-def errors_from_own_code(page):
-    """Collect, as they happen, errors thrown or logged by the book's own JavaScript.
-
-    The theme's scripts are not the book's code, and their messages are left alone.
-    """
-    found = []
-    page.on(
-        "pageerror",
-        lambda error: (
-            any(own in (error.stack or "") for own in OWN_CODE)
-            and found.append(error.stack)
-        ),
-    )
-    page.on(
-        "console",
-        lambda msg: (
-            msg.type == "error"
-            and any(own in msg.location.get("url", "") for own in OWN_CODE)
-            and found.append(msg.text)
-        ),
-    )
-    return found
-
-
-@pytest.mark.parametrize("path", book_pages())
-def test_page_has_no_errors(page, site_url, path):
-    own = errors_from_own_code(page)
-    page.goto(f"{site_url}/{path}", wait_until="load")
-    page.wait_for_timeout(300)
-    text = page.inner_text("body")
-    assert "Traceback (most recent call last)" not in text
-    assert page.locator(ERROR_OUTPUT).count() == 0, "a cell shows error output"
-    assert not own, own
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(
-        path=str(SHOTS / (path.replace("/", "__").replace(".html", ".png"))),
-        full_page=True,
-    )
+from .conftest import SHOTS, SITE, book_pages, errors_on
 
 
 def test_math_renders_offline(page, site_url):
@@ -84,7 +26,7 @@ def show(token):
 
 def test_merge_explorer_matches_bpe_train(page, site_url):
     corpus = "the cat sat on the mat; the cat ate the rat. Xin chào thế giới 🙃🙃"
-    own = errors_from_own_code(page)
+    errors = errors_on(page)
     page.goto(f"{site_url}/notebooks/04_counting_and_merging.html", wait_until="load")
     explorer = page.locator(".bpe-explorer").first
     explorer.locator(".bpe-corpus").fill(corpus)
@@ -128,13 +70,14 @@ def test_merge_explorer_matches_bpe_train(page, site_url):
     assert explorer.locator(".bpe-merges li").count() == 5
     explorer.locator(".bpe-reset").click()
     assert explorer.locator(".bpe-merges li").count() == 0
-    assert not own, own
+    assert errors == []
     SHOTS.mkdir(parents=True, exist_ok=True)
     explorer.screenshot(path=str(SHOTS / "merge_explorer.png"))
 
 
 def test_explorer_draws_combining_marks_on_a_dotted_circle(page, site_url):
-    """A token that starts with a combining mark (decomposed Vietnamese) gets a base."""
+    """A token that starts with a combining mark (decomposed Vietnamese) gets a base to
+    sit on."""
     page.goto(f"{site_url}/notebooks/04_counting_and_merging.html", wait_until="load")
     explorer = page.locator(".bpe-explorer").first
     explorer.locator(".bpe-corpus").fill(
@@ -147,7 +90,8 @@ def test_explorer_draws_combining_marks_on_a_dotted_circle(page, site_url):
 
 
 def test_unicode_renders_with_real_fonts(page, site_url):
-    """牛, 🙃 and Vietnamese letters come from a real font, not the missing box."""
+    """牛, 🙃 and Vietnamese letters must be drawn from a real font, not as the
+    missing-glyph box."""
     page.goto(f"{site_url}/notebooks/02_bytes.html", wait_until="load")
     drawn = page.evaluate(
         """(chars) => {
@@ -167,8 +111,61 @@ def test_unicode_renders_with_real_fonts(page, site_url):
     assert drawn == [True, True, True, True]
 
 
+def fonts_drawing(page, selector, text):
+    """The fonts Chromium drew the first element matching selector and holding text
+    with: {family: number of glyphs}."""
+    page.locator(selector).filter(has_text=text).first.evaluate(
+        "(el) => el.setAttribute('data-fonts-probe', '')"
+    )
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    node = cdp.send(
+        "DOM.querySelector", {"nodeId": root, "selector": "[data-fonts-probe]"}
+    )
+    fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node["nodeId"]})["fonts"]
+    cdp.detach()
+    return {font["familyName"]: font["glyphCount"] for font in fonts}
+
+
+def test_emoji_are_drawn_in_colour_in_prose_tables_and_code(page, site_url):
+    """🙃 comes from the colour emoji font, not from a text font's black-and-white
+    copy (DejaVu Sans has one), wherever chapter 02 shows it."""
+    page.goto(f"{site_url}/notebooks/02_bytes.html", wait_until="load")
+    in_table = fonts_drawing(page, "div.cell_output th", "🙃")
+    in_code = fonts_drawing(page, "div.cell_input pre span", "🙃")
+    assert in_table == {"Noto Color Emoji": 1}, in_table
+    assert in_code.get("Noto Color Emoji") == 1, in_code
+
+
+def first_page_with(selector, text):
+    """The first chapter whose built page has an element matching selector holding
+    text, or None."""
+    from bs4 import BeautifulSoup
+
+    for path in book_pages():
+        soup = BeautifulSoup((SITE / path).read_text(encoding="utf-8"), "html.parser")
+        if any(text in el.get_text() for el in soup.select(selector)):
+            return path
+    return None
+
+
+def test_the_visible_space_is_drawn_as_an_open_box_in_code(page, site_url):
+    """␣ in inline code comes from a font that draws it as a box (DejaVu Sans Mono), not
+    from the CJK font whose small low glyph reads as an underscore."""
+    path = first_page_with("article p code", "␣")
+    if path is None:
+        pytest.skip("no page shows ␣ in inline code")
+    page.goto(f"{site_url}/{path}", wait_until="load")
+    fonts = fonts_drawing(page, "article p code", "␣")
+    assert fonts.get("DejaVu Sans Mono", 0) >= 1, fonts
+    assert "Noto Sans Mono CJK SC" not in fonts, fonts
+
+
 def test_figures_fit_a_phone_screen(browser, site_url):
-    """At phone width (390 px) every figure is scaled to fit, and stays large enough."""
+    """At phone width (390 px) every figure is scaled to fit, and stays large enough to
+    read."""
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, device_scale_factor=2
     )
@@ -183,44 +180,9 @@ def test_figures_fit_a_phone_screen(browser, site_url):
     assert widths and all(300 <= w <= 390 for w in widths), widths
 
 
-CLIPPED = """() => {
-    const clipped = [];
-    const over = (el) => el.scrollWidth > el.clientWidth + 1;
-    for (const el of document.querySelectorAll(
-            "div.cell_input pre, div.cell_output pre, div.cell_output div.output")) {
-        if (el.getClientRects().length && over(el)) {
-            clipped.push(el.tagName + ": " + el.innerText.split("\\n")[0].slice(0, 60));
-        }
-    }
-    let room = null;  // does a line of 88 characters fit in a code cell?
-    const pre = document.querySelector("div.cell_input pre");
-    if (pre) {
-        const probe = document.createElement("span");
-        probe.textContent = "x".repeat(88);
-        pre.appendChild(probe);
-        room = probe.getBoundingClientRect().width <= pre.clientWidth;
-        probe.remove();
-    }
-    return {clipped, room};
-}"""
-
-
-@pytest.mark.parametrize(
-    "path", [p for p in book_pages() if p.startswith("notebooks/")]
-)
-def test_no_line_is_clipped_at_laptop_width(browser, site_url, path):
-    """At 1280 px, 88 characters fit a code cell; no code, output or table scrolls."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.goto(f"{site_url}/{path}", wait_until="load")
-    found = page.evaluate(CLIPPED)
-    context.close()
-    assert found["clipped"] == [], found["clipped"]
-    assert found["room"] in (True, None)
-
-
 def test_launch_buttons_use_the_configured_repository_or_are_absent():
-    """The header's launch and repository links go to repository.url, and only there."""
+    """The header's launch and repository links point at repository.url, and only
+    there."""
     from bs4 import BeautifulSoup
 
     from bpe.book import site
@@ -244,11 +206,12 @@ def test_launch_buttons_use_the_configured_repository_or_are_absent():
 
 
 def test_playground_counts_what_the_package_counts(page, site_url):
-    """Typing into the playground shows the package's token count and first token."""
+    """Typing into the playground shows the package's token count and first token, for
+    both."""
     from bpe.book.playground import stories_tokenizer
     from bpe.interop.openai import get_encoding
 
-    own = errors_from_own_code(page)
+    errors = errors_on(page)
     page.goto(f"{site_url}/book/playground.html", wait_until="load")
     text = "Xin chào thế giới! Once upon a time, 12345 boats."
     page.locator(".bpe-playground-text").fill(text)
@@ -263,6 +226,6 @@ def test_playground_counts_what_the_package_counts(page, site_url):
         first = column.locator(".bpe-playground-token").first
         assert first.get_attribute("data-id") == str(ids[0])
         assert first.inner_text() == show(encoder.decode_single_token_bytes(ids[0]))
-    assert not own, own
+    assert errors == []
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator(".bpe-playground").screenshot(path=str(SHOTS / "token_playground.png"))

@@ -17,7 +17,8 @@ from bpe.book.display import trace_encode
 from bpe.book.playground import encoders as playground_encoders
 
 from .conftest import SHOTS, SITE
-from .test_site import errors_from_own_code, show
+from .conftest import errors_on
+from .test_site import show
 
 CHAPTER = "notebooks/04_counting_and_merging.html"
 PLAYGROUND = "book/playground.html"
@@ -49,7 +50,7 @@ def encoders():
 
 @pytest.fixture()
 def explorer(page, site_url):
-    own = errors_from_own_code(page)
+    own = errors_on(page)
     page.goto(f"{site_url}/{CHAPTER}", wait_until="load")
     yield page.locator(".bpe-explorer").first
     assert not own, own
@@ -219,7 +220,7 @@ def type_text(page, text):
 
 @pytest.fixture()
 def playground(page, site_url):
-    own = errors_from_own_code(page)
+    own = errors_on(page)
     requested = []
     page.on("request", lambda r: requested.append(r.url.rsplit("/", 1)[-1]))
     open_playground(page, site_url)

@@ -16,8 +16,7 @@ import bpe
 from bpe.book.display import trace_encode
 from bpe.book.playground import encoders as playground_encoders
 
-from .conftest import SHOTS, SITE
-from .conftest import errors_on
+from .conftest import SHOTS, SITE, errors_on
 from .test_site import show
 
 CHAPTER = "notebooks/04_counting_and_merging.html"

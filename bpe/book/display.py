@@ -129,22 +129,41 @@ def trace_encode(word: str, tokenizer: Tokenizer) -> str:
 class Whole:
     """A DataFrame shown with every cell in full: pandas cuts text at 50 characters.
 
+    The cells of the ``code`` columns are set as code on the page (a pattern, a token),
+    which the book's style never breaks across lines.
+
     >>> import pandas as pd
     >>> "…" in repr(Whole(pd.DataFrame({"a": ["x" * 80]}))) or "..." in repr(Whole(
     ...     pd.DataFrame({"a": ["x" * 80]})))
     False
+    >>> table = Whole(pd.DataFrame({"p": ["a<b"]}), code=["p"])._repr_html_()
+    >>> "<code>a&lt;b</code>" in table
+    True
     """
 
-    def __init__(self, frame: Any):
-        self.frame = frame
+    def __init__(self, frame: Any, code: Iterable[str] = ()):
+        self.frame, self.code = frame, set(code)
 
-    def _repr_html_(self):
+    def _repr_html_(self) -> str:
+        import html
+
         import pandas as pd
 
         with pd.option_context("display.max_colwidth", None):
-            return self.frame._repr_html_()
+            if not self.code:
+                return self.frame._repr_html_()
+            escaped = {
+                column: (
+                    (lambda v: f"<code>{html.escape(str(v))}</code>")
+                    if column in self.code
+                    else (lambda v: html.escape(str(v)))
+                )
+                for column in self.frame.columns
+            }
+            table = self.frame.to_html(escape=False, formatters=escaped)
+            return f"<div>{table}</div>"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         import pandas as pd
 
         with pd.option_context("display.max_colwidth", None, "display.width", 88):

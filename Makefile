@@ -9,7 +9,7 @@ export PYTHONHASHSEED := 0
 # workplace that is ../shared/data. Override on the command line or in the environment.
 export BPE_DATA_MIRROR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data),)
 
-.PHONY: install book preview lab lab-deps lint test test-package test-notebooks test-lab test-browser browser-deps bench article clean
+.PHONY: install live-marks book preview lab lab-deps lint test test-package test-notebooks test-lab test-browser browser-deps bench article clean
 
 install: $(STAMP)
 
@@ -25,10 +25,19 @@ $(MATHJAX):
 	npm install --silent --no-save --no-audit --no-fund --prefix .cache/npm mathjax@3.2.2
 	mkdir -p vendor && rm -rf vendor/mathjax && cp -r .cache/npm/node_modules/mathjax/es5 vendor/mathjax
 
-book: $(STAMP) $(MATHJAX)
+# Pyodide (CPython compiled to WebAssembly), served from the site itself: the page's Python
+# (bpe/book/live). Only the files it loads are copied (bpe.book.live.archive.PYODIDE_FILES).
+PYODIDE_VERSION := 314.0.8
+PYODIDE := vendor/pyodide/pyodide.asm.wasm
+$(PYODIDE): | $(STAMP)
+	npm install --silent --no-save --no-audit --no-fund --prefix .cache/npm/pyodide pyodide@$(PYODIDE_VERSION)
+	$(PYTHON) -m bpe.book.live.archive --vendor .cache/npm/pyodide/node_modules/pyodide vendor/pyodide
+
+book: $(STAMP) $(MATHJAX) $(PYODIDE)
 	rm -rf _build/html
 	$(PYTHON) -m bpe.book.site _config.yml _build/site_config.yml
 	$(PYTHON) -m bpe.book.playground _build/generated
+	$(PYTHON) -m bpe.book.live.archive _build/generated
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going --config _build/site_config.yml
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html"
 
@@ -61,7 +70,12 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check bpe tests bench
 	$(VENV)/bin/ruff format --check bpe tests bench
 
-test-package: $(STAMP)
+# Which chapter cells run in the page's Python: found by running them there (Pyodide under
+# Node), and written into the notebooks as the tag `live` (tests/test_live.py checks them).
+live-marks: $(STAMP) $(PYODIDE)
+	$(PYTHON) -m bpe.book.live.marks
+
+test-package: $(STAMP) $(PYODIDE)
 	$(PYTHON) -m pytest tests bpe --doctest-modules --ignore=tests/browser --ignore=tests/lab
 
 test-notebooks: $(STAMP)
@@ -89,4 +103,4 @@ article: $(STAMP)
 	$(PYTHON) -m bpe.book.article $(ARTICLE_ARGS)
 
 clean:
-	rm -rf _build vendor/mathjax
+	rm -rf _build vendor/mathjax vendor/pyodide

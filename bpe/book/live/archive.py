@@ -1,0 +1,99 @@
+"""The files the page's Python needs from the site, written by ``make book``.
+
+    python -m bpe.book.live.archive OUT     # OUT/live/: bpe-book.zip and the scripts
+    python -m bpe.book.live.archive --vendor NPM_FOLDER vendor/pyodide  # Pyodide
+
+``bpe-book.zip`` is what ``worker.js`` unpacks into Pyodide's file system: the
+package's Python files under ``lib/`` with the regex stand-in as ``lib/regex.py``,
+and the book's own small data files under ``data/`` (the toy corpus). The same
+bytes come out of the same files on every build: entries are sorted and dated
+1980-01-01. The scripts (``live.js``, ``worker.js``, ``live.css``) are copied beside it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+from ...disk.atomic import replacing
+
+HERE = Path(__file__).resolve().parent
+PACKAGE = HERE.parents[1]  # bpe/
+ROOT = PACKAGE.parent
+ARCHIVE = "bpe-book.zip"
+SCRIPTS = ("live.js", "worker.js", "live.css")
+# Of the npm package pyodide, what worker.js downloads to start Python, and the
+# notices that go with it (the licence, MPL-2.0, is stated in package.json).
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+PYODIDE_NOTICES = ("package.json", "README.md")
+STAMP = (1980, 1, 1, 0, 0, 0)
+
+
+def members() -> dict[str, Path]:
+    """{name in the archive: file}: the package, the stand-in as regex, the data."""
+    found = {
+        f"lib/{path.relative_to(ROOT).as_posix()}": path
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if "__pycache__" not in path.parts
+    }
+    found["lib/regex.py"] = HERE / "regex_standin.py"
+    for path in sorted((ROOT / "data").glob("*.txt")):
+        found[f"data/{path.name}"] = path
+    return found
+
+
+def archive_bytes() -> bytes:
+    """The zip file, the same bytes for the same files."""
+    import io
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for name, path in sorted(members().items()):
+            info = zipfile.ZipInfo(name, STAMP)
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, path.read_bytes())
+    return buffer.getvalue()
+
+
+def write(out) -> list[Path]:
+    folder = Path(out) / "live"
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {ARCHIVE: archive_bytes()}
+    files.update({name: (HERE / name).read_bytes() for name in SCRIPTS})
+    for name, data in files.items():
+        with replacing(folder / name, "wb") as f:
+            f.write(data)
+    return [folder / name for name in files]
+
+
+def vendor(package, out) -> list[Path]:
+    """Copy Pyodide's files from the npm package's folder into out (replaced)."""
+    package, out = Path(package), Path(out)
+    names = PYODIDE_FILES + PYODIDE_NOTICES
+    missing = [name for name in names if not (package / name).is_file()]
+    if missing:
+        raise FileNotFoundError(f"{package} lacks {', '.join(missing)}")
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    for name in names:
+        shutil.copyfile(package / name, out / name)
+    return [out / name for name in names]
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--vendor"]:
+        written = vendor(*sys.argv[2:4])
+    else:
+        written = write(sys.argv[1] if len(sys.argv) > 1 else "_build/generated")
+    for path in written:
+        print(f"{path}: {path.stat().st_size:,} bytes")

@@ -1,0 +1,476 @@
+// The book's cells, run on the page. pages.py puts a JSON document in #bpe-live-data:
+// which cells have a Run button, the hidden cells they need, and why the others have
+// none. This script adds the buttons, makes those cells editable, and runs them in the
+// page's Python (worker.js, started on the first Run and never before). The cells above
+// a cell run first, as in a notebook; its output appears under it, in an element
+// marked data-live-output. On the console page (book/console.md) it runs the console.
+(() => {
+  "use strict";
+  const dataNode = document.getElementById("bpe-live-data");
+  if (!dataNode) return;
+  const DATA = JSON.parse(dataNode.textContent);
+  const STATIC = new URL(DATA.static, document.baseURI);
+  const URLS = {
+    worker: new URL("live/worker.js", STATIC).href,
+    pyodide: new URL("pyodide/", STATIC).href,
+    archive: new URL("live/bpe-book.zip", STATIC).href,
+  };
+  const SIZE = `${DATA.megabytes.toLocaleString("en")} MB`;
+
+  const element = (tag, className, text) => {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+
+  // ---- the worker -------------------------------------------------------------------
+  class Python {
+    constructor() {
+      this.worker = null;
+      this.ready = null;
+      this.pending = new Map();
+      this.nextId = 1;
+      this.onStatus = () => {};
+      this.facts = null;
+    }
+
+    get started() {
+      return this.facts !== null;
+    }
+
+    start() {
+      if (this.ready) return this.ready;
+      this.ready = new Promise((resolve, reject) => {
+        let worker;
+        try {
+          worker = new Worker(URLS.worker, { type: "module" });
+        } catch (error) {
+          reject(new Error(`${error.message} (the page's Python needs the site served over http)`));
+          return;
+        }
+        this.worker = worker;
+        worker.onmessage = ({ data }) => {
+          if (data.type === "status") this.onStatus(data.text);
+          else if (data.type === "ready") {
+            this.facts = data;
+            resolve(data);
+          } else if (data.type === "failed") reject(new Error(data.error));
+          else this.answer(data);
+        };
+        worker.onerror = (event) => {
+          event.preventDefault();
+          reject(new Error(event.message || "the page's Python could not start"));
+        };
+        worker.postMessage({ type: "start", pyodide: URLS.pyodide, archive: URLS.archive });
+      });
+      this.ready.catch(() => this.stop());
+      return this.ready;
+    }
+
+    answer(data) {
+      const job = this.pending.get(data.id);
+      if (!job) return;
+      if (data.type === "stream") job.onEvent(data.kind, data.text);
+      else {
+        this.pending.delete(data.id);
+        job.resolve(data.type === "done" ? data.outcome : data.complete);
+      }
+    }
+
+    async ask(message, onEvent = () => {}) {
+      await this.start();
+      const id = this.nextId++;
+      return new Promise((resolve) => {
+        this.pending.set(id, { resolve, onEvent });
+        this.worker.postMessage({ ...message, id });
+      });
+    }
+
+    // The outcome of running code ({stdout, result, error, ...}), or null if stopped.
+    run(code, filename, onEvent) {
+      return this.ask({ type: "run", code, filename }, onEvent);
+    }
+
+    isComplete(code) {
+      return this.ask({ type: "complete", code });
+    }
+
+    // Stop whatever runs: the worker is ended, and the next Run starts a new one.
+    stop() {
+      if (this.worker) this.worker.terminate();
+      this.worker = null;
+      this.ready = null;
+      this.facts = null;
+      for (const job of this.pending.values()) job.resolve(null);
+      this.pending.clear();
+    }
+  }
+
+  // ---- output -----------------------------------------------------------------------
+  // Text arrives in small pieces; it is drawn once per frame, each kind in its own <pre>.
+  class Output {
+    constructor(box) {
+      this.box = box;
+      this.queue = [];
+      this.scheduled = false;
+    }
+
+    clear() {
+      this.box.replaceChildren();
+      this.queue = [];
+    }
+
+    add(kind, text) {
+      this.queue.push([kind, text]);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        requestAnimationFrame(() => this.flush());
+      }
+    }
+
+    flush() {
+      this.scheduled = false;
+      for (const [kind, text] of this.queue) {
+        let last = this.box.lastElementChild;
+        if (!last || last.dataset.kind !== kind || kind === "result" || kind === "error") {
+          last = element("pre", `bpe-live-${kind}`);
+          last.dataset.kind = kind;
+          this.box.append(last);
+        }
+        last.append(text);
+      }
+      this.queue = [];
+      this.box.hidden = !this.box.firstChild;
+    }
+  }
+
+  // ---- status -----------------------------------------------------------------------
+  // One line per cell (or per console): what Python is doing, with a clock while it runs.
+  class Status {
+    constructor(node) {
+      this.node = node;
+      this.timer = null;
+    }
+
+    show(text) {
+      this.stopClock();
+      this.node.textContent = text;
+    }
+
+    running(text) {
+      this.stopClock();
+      const began = performance.now();
+      const draw = () => {
+        const seconds = Math.floor((performance.now() - began) / 1000);
+        this.node.textContent = seconds >= 1 ? `${text}… ${seconds} s` : `${text}…`;
+      };
+      draw();
+      this.timer = setInterval(draw, 500);
+    }
+
+    stopClock() {
+      if (this.timer) clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  const python = new Python();
+  let runs = 0; // the In [n] counter, as in Jupyter
+  let busy = null; // the Status of what runs now, if anything
+  const ran = new Set(); // cells run since Python started
+  const listeners = new Set(); // called when busy changes or Python stops
+
+  const changed = () => listeners.forEach((listener) => listener());
+
+  function describe(outcome, seconds) {
+    const took = seconds < 10 ? seconds.toFixed(2) : seconds.toFixed(0);
+    if (outcome.error) return `In [${runs}] · raised ${outcome.error_type} after ${took} s`;
+    return `In [${runs}] · ran in ${took} s`;
+  }
+
+  // Run code with status on `status` and output in `output`; the outcome, or null.
+  async function execute(code, status, output, label) {
+    if (!python.started) {
+      python.onStatus = (text) => status.running(`${text}, ${SIZE} the first time`);
+      status.running(`starting Python, ${SIZE} the first time`);
+    }
+    try {
+      await python.start();
+    } catch (error) {
+      status.show("Python could not start");
+      output?.add("error", `The page's Python could not start: ${error.message}\n`);
+      return null;
+    }
+    status.running(label);
+    output?.clear();
+    runs += 1;
+    const began = performance.now();
+    const outcome = await python.run(code, `<In [${runs}]>`, (kind, text) => output?.add(kind, text));
+    if (outcome) status.show(describe(outcome, (performance.now() - began) / 1000));
+    return outcome;
+  }
+
+  function stop() {
+    python.stop();
+    ran.clear();
+    runs = 0;
+    if (busy) busy.show("stopped: Python was restarted, and the next Run starts it again");
+    busy = null;
+    changed();
+  }
+
+  // ---- the chapter's cells ----------------------------------------------------------
+  const cells = DATA.cells.map((cell) => ({ ...cell, node: document.getElementById(`cell-${cell.index}`) }));
+
+  function codeOf(cell) {
+    if (cell.source !== undefined) return cell.source;
+    return cell.pre.innerText.replace(/\n$/, "");
+  }
+
+  function button(text, className, title) {
+    const node = element("button", `bpe-live-button ${className}`, text);
+    node.type = "button";
+    if (title) node.title = title;
+    return node;
+  }
+
+  function setUpLiveCell(cell) {
+    const input = cell.node.querySelector(".cell_input");
+    cell.pre = input.querySelector("pre");
+    cell.original = codeOf(cell);
+    cell.pre.contentEditable = "plaintext-only";
+    if (cell.pre.contentEditable !== "plaintext-only") cell.pre.contentEditable = "true";
+    cell.pre.spellcheck = false;
+    cell.pre.setAttribute("aria-label", "code cell: edit, then run it with Shift+Enter");
+    const bar = element("div", "bpe-live-bar");
+    const run = button("▶ Run", "bpe-live-run", "Run this cell (Shift+Enter); the cells above run first");
+    const halt = button("■ Stop", "bpe-live-stop", "Stop Python (it restarts on the next Run)");
+    const reset = button("Reset", "bpe-live-reset", "Put the book's code and output back");
+    const status = new Status(element("span", "bpe-live-status"));
+    status.node.setAttribute("role", "status");
+    halt.hidden = reset.hidden = true;
+    bar.append(run, halt, reset, status.node);
+    const box = element("div", "bpe-live-output");
+    box.setAttribute("data-live-output", "");
+    box.hidden = true;
+    input.after(bar, box);
+    Object.assign(cell, { bar, run, halt, reset, status, output: new Output(box), box });
+
+    run.addEventListener("click", () => runCell(cell));
+    halt.addEventListener("click", stop);
+    reset.addEventListener("click", () => {
+      cell.pre.textContent = cell.original;
+      cell.output.clear();
+      cell.box.hidden = true;
+      showStored(cell, true);
+      reset.hidden = true;
+    });
+    cell.pre.addEventListener("input", () => {
+      reset.hidden = false;
+    });
+    cell.pre.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && event.shiftKey) {
+        event.preventDefault();
+        runCell(cell);
+      } else if (event.key === "Tab" && !event.shiftKey) {
+        event.preventDefault(); // four spaces, as the book indents (Escape, then Tab, to move on)
+        document.execCommand("insertText", false, "    ");
+      } else if (event.key === "Escape") cell.pre.blur();
+    });
+    listeners.add(() => {
+      run.disabled = busy !== null;
+      halt.hidden = busy !== cell.status;
+      if (!python.started && !busy) cell.node.classList.remove("bpe-live-ran");
+    });
+  }
+
+  function showStored(cell, visible) {
+    const stored = cell.node.querySelector(".cell_output");
+    if (stored) stored.hidden = !visible;
+  }
+
+  function addNote(cell) {
+    const input = cell.node?.querySelector(".cell_input");
+    if (!input || !cell.reason) return;
+    const note = element("p", "bpe-live-note", `Runs in Jupyter only: ${cell.reason}.`);
+    input.after(note);
+  }
+
+  // The live cells above `cell` that have not run since Python started, in order.
+  const before = (cell) => cells.filter((c) => c.live && c.index < cell.index && !ran.has(c.index));
+
+  async function runCell(cell) {
+    if (busy) return;
+    busy = cell.status;
+    changed();
+    try {
+      for (const earlier of before(cell)) {
+        const shown = !earlier.hidden && earlier.pre;
+        if (shown) {
+          earlier.box.hidden = true;
+          showStored(earlier, false);
+          earlier.node.classList.add("bpe-live-ran");
+        }
+        const label = `running the cells above first (cell ${earlier.index})`;
+        const outcome = await execute(codeOf(earlier), cell.status, shown ? earlier.output : null, label);
+        if (!outcome) return;
+        ran.add(earlier.index);
+        if (shown) earlier.status.show(describe(outcome, outcome.seconds));
+        if (outcome.error) {
+          cell.status.show("not run: a cell above raised an error");
+          if (!shown) cell.output.add("error", `A setup cell above, hidden on this page, raised:\n${outcome.error}`);
+          return;
+        }
+      }
+      showStored(cell, false);
+      cell.node.classList.add("bpe-live-ran");
+      const outcome = await execute(codeOf(cell), cell.status, cell.output, "running");
+      if (outcome) ran.add(cell.index);
+      cell.reset.hidden = false;
+    } finally {
+      if (busy === cell.status) busy = null;
+      changed();
+    }
+  }
+
+  // ---- the intro note -----------------------------------------------------------------
+  function intro() {
+    const live = cells.filter((c) => c.live && !c.hidden && c.node);
+    const note = element("div", "bpe-live-intro");
+    const text = element("p");
+    const consoleLink = element("a", "", "the Python console");
+    consoleLink.href = DATA.console;
+    if (live.length) {
+      text.append(
+        `▶ The ${live.length === 1 ? "cell" : `${live.length} cells`} with a Run button run here, ` +
+          "in your browser: edit the code and run it (Shift+Enter). Python starts on the first " +
+          `Run (${SIZE} the first time, then from the browser's cache), and runs the cells ` +
+          "above first, as a notebook would. The other cells need what this Python lacks, " +
+          "and each says what. Or try ",
+        consoleLink,
+        ".",
+      );
+    } else if (DATA.runs_here) {
+      text.append("None of this chapter's cells runs in the page: each says why. The core runs in ", consoleLink, ".");
+    } else {
+      text.append(
+        "This chapter's cells run in Jupyter only, not in the page. The package's core runs in ",
+        consoleLink,
+        ".",
+      );
+    }
+    note.append(text);
+    if (live.length) {
+      const restart = button("Restart Python", "bpe-live-restart", "Forget every variable and start afresh");
+      restart.hidden = true;
+      restart.addEventListener("click", stop);
+      listeners.add(() => {
+        restart.hidden = !python.started;
+        restart.disabled = false;
+      });
+      note.append(restart);
+    }
+    // (not the print-only copy of the title, which comes first in the page)
+    const heading = document.querySelector("article.bd-article h1") ?? document.querySelector("article h1");
+    if (heading) heading.after(note);
+  }
+
+  // ---- the console --------------------------------------------------------------------
+  function setUpConsole(root) {
+    const log = root.querySelector(".bpe-console-log");
+    const input = root.querySelector(".bpe-console-input");
+    const form = root.querySelector(".bpe-console-form");
+    const halt = root.querySelector(".bpe-console-stop");
+    const status = new Status(root.querySelector(".bpe-live-status"));
+    const history = [];
+    let back = 0; // how far back in the history the input is
+    let setUp = false;
+
+    function entry(code) {
+      const item = element("div", "bpe-console-entry");
+      item.append(element("pre", "bpe-console-code", code));
+      const box = element("div", "bpe-console-output");
+      item.append(box);
+      log.append(item);
+      return new Output(box);
+    }
+
+    async function submit(code) {
+      if (busy || !code.trim()) return;
+      busy = status;
+      changed();
+      try {
+        if (!setUp) {
+          const outcome = await execute(DATA.console_setup, status, entry(DATA.console_setup), "setting up");
+          if (!outcome || outcome.error) return;
+          setUp = true;
+        }
+        history.push(code);
+        back = 0;
+        input.value = "";
+        const output = entry(code);
+        await execute(code, status, output, "running");
+        log.lastElementChild?.scrollIntoView({ block: "nearest" });
+      } finally {
+        if (busy === status) busy = null;
+        changed();
+        input.focus();
+      }
+    }
+
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      submit(input.value);
+    });
+    input.addEventListener("keydown", async (event) => {
+      if (event.key === "Enter" && !event.shiftKey) {
+        event.preventDefault();
+        const code = input.value;
+        // A whole statement runs; an unfinished one ("for x in y:") gets another line,
+        // until a blank line ends it, as at Python's prompt. One line that does not end
+        // in ":", "\\" or an open bracket is whole; anything else Python decides.
+        const lines = code.split("\n");
+        const simple = lines.length === 1 && !/[:\\([{,]\s*$/.test(code);
+        const ended = lines.length > 1 && !lines[lines.length - 1].trim();
+        const whole = simple || ended || (await python.isComplete(code).catch(() => true));
+        if (whole) submit(code);
+        else {
+          const indent = code.split("\n").pop().match(/^\s*/)[0] + (/:\s*$/.test(code) ? "    " : "");
+          input.setRangeText(`\n${indent}`, input.selectionStart, input.selectionEnd, "end");
+        }
+      } else if ((event.key === "ArrowUp" || event.key === "ArrowDown") && history.length) {
+        const atEdge = event.key === "ArrowUp" ? !input.value.slice(0, input.selectionStart).includes("\n") : !input.value.slice(input.selectionEnd).includes("\n");
+        if (!atEdge) return;
+        event.preventDefault();
+        back = Math.max(0, Math.min(history.length, back + (event.key === "ArrowUp" ? 1 : -1)));
+        input.value = back ? history[history.length - back] : "";
+      }
+    });
+    halt.addEventListener("click", () => {
+      setUp = false;
+      stop();
+    });
+    for (const example of root.querySelectorAll("[data-console-example]")) {
+      example.addEventListener("click", () => {
+        input.value = example.dataset.consoleExample;
+        input.focus();
+      });
+    }
+    listeners.add(() => {
+      form.querySelector("button[type=submit]").disabled = busy !== null;
+      halt.hidden = busy !== status;
+    });
+  }
+
+  // ---- start --------------------------------------------------------------------------
+  for (const cell of cells) {
+    if (!cell.node) continue;
+    if (cell.live && !cell.hidden && cell.node.querySelector(".cell_input pre")) setUpLiveCell(cell);
+    else if (!cell.live && !cell.hidden) addNote(cell);
+  }
+  const consoleRoot = document.getElementById("bpe-console");
+  if (consoleRoot) setUpConsole(consoleRoot);
+  else intro();
+  changed();
+})();

@@ -1,0 +1,186 @@
+"""Mark the chapters' cells that run in the page, found by running them there.
+
+    python -m bpe.book.live.marks           # write the marks into the notebooks
+    python -m bpe.book.live.marks --check   # only say what would change (exit 1)
+
+``make live-marks`` runs the first form. Each chapter in ``CHAPTERS`` is run under
+Pyodide in Node (``node_runner.mjs``, from the same files the site serves) by
+``classify.py``; a cell that runs there gets the tag ``live``, and a visible cell
+that does not gets, in its metadata, the reason the page shows under it. Nothing
+else in a notebook changes. ``tests/test_live.py`` runs the same and fails when a
+notebook's marks are out of date.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from . import archive
+from .classify import LIVE_TAG, REASON_KEY
+
+ROOT = archive.ROOT
+NOTEBOOKS = ROOT / "notebooks"
+PYODIDE = ROOT / "vendor" / "pyodide"
+RUNNER = Path(__file__).with_name("node_runner.mjs")
+# The chapters whose cells may run in the page: the article's first part, which needs
+# only the core. (The later ones train on the book's data files, in processes.)
+CHAPTERS = tuple(f"{n:02d}_" for n in range(8))
+
+CLASSIFY = """
+import json
+from bpe.book.live.classify import classify
+json.dumps({name: classify(cells) for name, cells in json.loads(job_input).items()})
+"""
+
+
+def chapters(folder: Path = NOTEBOOKS) -> list[Path]:
+    return sorted(p for p in folder.glob("*.ipynb") if p.name.startswith(CHAPTERS))
+
+
+def code_cells(notebook: dict) -> list[dict]:
+    """A notebook's code cells as classify() takes them."""
+    return [
+        {
+            "index": i,
+            "source": "".join(cell["source"]),
+            "tags": list(cell.get("metadata", {}).get("tags", [])),
+            "outputs": cell.get("outputs", []),
+        }
+        for i, cell in enumerate(notebook["cells"])
+        if cell["cell_type"] == "code"
+    ]
+
+
+class PagePython:
+    """The page's Python under Node (``node_runner.mjs``), started once, asked often.
+
+    ``ask(script, input)`` runs a Python script there and returns its JSON answer;
+    ``started`` says what started (Python's and Unicode's versions, seconds).
+    """
+
+    def __init__(self):
+        node = shutil.which("node")
+        if node is None:
+            raise RuntimeError("Node.js is needed to run the page's Python (Pyodide)")
+        if not (PYODIDE / "pyodide.asm.wasm").is_file():
+            raise RuntimeError(f"no Pyodide in {PYODIDE}: run `make book` first")
+        self.folder = tempfile.TemporaryDirectory()
+        zip_path = Path(self.folder.name) / archive.ARCHIVE
+        zip_path.write_bytes(archive.archive_bytes())
+        self.log = open(Path(self.folder.name) / "stderr.txt", "w+")  # never fills up
+        self.process = subprocess.Popen(
+            [node, str(RUNNER)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+            encoding="utf-8",
+            env={**os.environ, "NODE_NO_WARNINGS": "1"},
+        )
+        self.started = self.send({"pyodide": str(PYODIDE), "archive": str(zip_path)})
+
+    def send(self, request: dict) -> dict:
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            self.process.wait(timeout=60)
+            self.log.seek(0)  # what it said before it stopped (less the minified
+            said = [s for s in self.log.read().splitlines() if len(s) < 400]  # code)
+            raise RuntimeError("Pyodide under Node stopped:\n" + "\n".join(said[-40:]))
+        answer = json.loads(line)
+        if isinstance(answer, dict) and set(answer) == {"error"}:
+            raise RuntimeError(f"the script failed in Pyodide:\n{answer['error']}")
+        return answer
+
+    def ask(self, script: str, job_input=None) -> dict:
+        return self.send({"script": script, "input": job_input})
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            self.process.wait(timeout=60)
+        self.log.close()
+        self.folder.cleanup()
+
+    def __enter__(self) -> PagePython:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def classify_chapters(
+    paths: list[Path], python: PagePython | None = None
+) -> dict[str, list[dict]]:
+    """{notebook name: classify()'s verdicts}, all chapters in one Pyodide."""
+    cells = {
+        p.name: code_cells(json.loads(p.read_text(encoding="utf-8"))) for p in paths
+    }
+    if python is not None:
+        return python.ask(CLASSIFY, cells)
+    with PagePython() as python:
+        return python.ask(CLASSIFY, cells)
+
+
+def marked(notebook: dict, verdicts: list[dict]) -> dict:
+    """The notebook with its marks set from the verdicts (a new dict)."""
+    notebook = json.loads(json.dumps(notebook))
+    for verdict in verdicts:
+        metadata = notebook["cells"][verdict["index"]].setdefault("metadata", {})
+        tags = [t for t in metadata.get("tags", []) if t != LIVE_TAG]
+        if verdict["live"] or verdict["context"]:
+            tags.append(LIVE_TAG)
+        if tags:
+            metadata["tags"] = tags
+        else:
+            metadata.pop("tags", None)
+        if verdict["reason"]:
+            metadata[REASON_KEY] = verdict["reason"]
+        else:
+            metadata.pop(REASON_KEY, None)
+    return notebook
+
+
+def notebook_text(notebook: dict) -> str:
+    """A notebook as the book's tools write them (as in site.sync_notebooks)."""
+    return json.dumps(notebook, ensure_ascii=False, indent=1) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("notebooks", nargs="*", type=Path)
+    parser.add_argument("--check", action="store_true", help="change nothing")
+    args = parser.parse_args(argv)
+    paths = args.notebooks or chapters()
+    stale = []
+    for name, verdicts in classify_chapters(paths).items():
+        path = next(p for p in paths if p.name == name)
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        new = marked(notebook, verdicts)
+        live = sum(v["live"] for v in verdicts)
+        print(
+            f"{name}: {live} cells run in the page, "
+            f"{sum(v['context'] for v in verdicts)} hidden ones as their context"
+        )
+        for v in verdicts:
+            if v["reason"]:
+                print(f"  cell {v['index']}: {v['reason']}")
+        if new != notebook:
+            stale.append(name)
+            if not args.check:
+                path.write_text(notebook_text(new), encoding="utf-8")
+    if stale:
+        print(("out of date: " if args.check else "updated: ") + ", ".join(stale))
+    return 1 if stale and args.check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+// The page's Python: Pyodide in a Web Worker, so that the page stays responsive while
+// it starts and while a cell runs. live.js sends {type: "start", pyodide, archive}
+// once, then {type: "run", id, code, filename}, {type: "complete", id, code} or
+// {type: "reset"}; the worker answers with "status", "ready" or "failed", then
+// "stream" events ({id, kind, text}: stdout, stderr, result, error) as a cell runs
+// and "done" ({id, outcome}) when it ends. Everything comes from the site: Pyodide's
+// files (pyodide/) and the book's package and data (live/bpe-book.zip, archive.py).
+// node_runner.mjs sets Python up the same way under Node.
+const ROOT = "/home/pyodide/book";
+let ready = null; // resolves to bpe.book.live.page once Python is set up
+
+async function start({ pyodide: indexURL, archive }) {
+  const began = performance.now();
+  postMessage({ type: "status", text: "starting Python" });
+  const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
+  const quiet = () => {}; // a cell's output is caught by cells.py, not here
+  const pyodide = await loadPyodide({ indexURL, stdout: quiet, stderr: quiet });
+  postMessage({ type: "status", text: "installing the book's package" });
+  const response = await fetch(archive);
+  if (!response.ok) throw new Error(`${archive}: ${response.status} ${response.statusText}`);
+  pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: ROOT });
+  pyodide.runPython(`import sys\nsys.path.insert(0, "${ROOT}/lib")`);
+  const page = pyodide.pyimport("bpe.book.live.page");
+  const facts = page.start(ROOT).toJs({ dict_converter: Object.fromEntries });
+  postMessage({ type: "ready", ...facts, seconds: (performance.now() - began) / 1000 });
+  return page;
+}
+
+function plain(proxy) {
+  const value = proxy.toJs({ dict_converter: Object.fromEntries });
+  proxy.destroy();
+  return value;
+}
+
+self.onmessage = async ({ data }) => {
+  if (data.type === "start") {
+    ready = start(data);
+    ready.catch((error) => postMessage({ type: "failed", error: String(error.stack ?? error) }));
+    return;
+  }
+  const page = await ready;
+  if (data.type === "run") {
+    const write = (kind, text) => postMessage({ type: "stream", id: data.id, kind, text });
+    const outcome = plain(page.run(data.code, data.filename, write));
+    postMessage({ type: "done", id: data.id, outcome });
+  } else if (data.type === "complete") {
+    postMessage({ type: "complete", id: data.id, complete: page.is_complete(data.code) });
+  } else if (data.type === "reset") {
+    page.reset();
+  }
+};

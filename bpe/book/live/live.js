@@ -131,6 +131,7 @@
 
     flush() {
       this.scheduled = false;
+      if (!this.queue.length) return;
       for (const [kind, text] of this.queue) {
         let last = this.box.lastElementChild;
         if (!last || last.dataset.kind !== kind || kind === "result" || kind === "error") {
@@ -176,6 +177,8 @@
   }
 
   const python = new Python();
+  // For the tests and the benchmark: what started (versions, seconds per phase).
+  window.bpeLive = { get python() { return python.facts; } };
   let runs = 0; // the In [n] counter, as in Jupyter
   let busy = null; // the Status of what runs now, if anything
   const ran = new Set(); // cells run since Python started
@@ -207,6 +210,7 @@
     runs += 1;
     const began = performance.now();
     const outcome = await python.run(code, `<In [${runs}]>`, (kind, text) => output?.add(kind, text));
+    output?.flush(); // all of it on the page before the status says it ran
     if (outcome) status.show(describe(outcome, (performance.now() - began) / 1000));
     return outcome;
   }
@@ -270,6 +274,8 @@
       reset.hidden = false;
     });
     cell.pre.addEventListener("keydown", (event) => {
+      // Keys typed into code are the code's: the page's shortcuts ("/" for search) wait.
+      event.stopPropagation();
       if (event.key === "Enter" && event.shiftKey) {
         event.preventDefault();
         runCell(cell);
@@ -303,6 +309,7 @@
   async function runCell(cell) {
     if (busy) return;
     busy = cell.status;
+    cell.status.running("waiting");
     changed();
     try {
       for (const earlier of before(cell)) {
@@ -342,23 +349,20 @@
     const consoleLink = element("a", "", "the Python console");
     consoleLink.href = DATA.console;
     if (live.length) {
+      const cells = live.length === 1 ? "The cell" : `The ${live.length} cells`;
       text.append(
-        `▶ The ${live.length === 1 ? "cell" : `${live.length} cells`} with a Run button run here, ` +
-          "in your browser: edit the code and run it (Shift+Enter). Python starts on the first " +
-          `Run (${SIZE} the first time, then from the browser's cache), and runs the cells ` +
-          "above first, as a notebook would. The other cells need what this Python lacks, " +
-          "and each says what. Or try ",
+        `▶ ${cells} with a Run button run in your browser: edit the code, then Run ` +
+          `(or Shift+Enter). The first Run starts Python (${SIZE}, downloaded once) and runs ` +
+          "the cells above first, as a notebook would. A cell without a button needs what " +
+          "this Python lacks, and says so. Or try ",
         consoleLink,
         ".",
       );
-    } else if (DATA.runs_here) {
-      text.append("None of this chapter's cells runs in the page: each says why. The core runs in ", consoleLink, ".");
+    } else if (DATA.cells.length) {
+      const why = DATA.reason ? ` Its first code cell does not because ${DATA.reason}.` : "";
+      text.append(`None of this chapter's cells runs in the page.${why} The package's core runs in `, consoleLink, ".");
     } else {
-      text.append(
-        "This chapter's cells run in Jupyter only, not in the page. The package's core runs in ",
-        consoleLink,
-        ".",
-      );
+      text.append("The package's core runs in your browser, in ", consoleLink, ".");
     }
     note.append(text);
     if (live.length) {
@@ -399,10 +403,13 @@
     async function submit(code) {
       if (busy || !code.trim()) return;
       busy = status;
+      status.running("waiting");
       changed();
       try {
         if (!setUp) {
-          const outcome = await execute(DATA.console_setup, status, entry(DATA.console_setup), "setting up");
+          const output = entry(DATA.console_setup);
+          const outcome = await execute(DATA.console_setup, status, output, "setting up");
+          output.box.parentElement.dataset.done = "";
           if (!outcome || outcome.error) return;
           setUp = true;
         }
@@ -411,6 +418,7 @@
         input.value = "";
         const output = entry(code);
         await execute(code, status, output, "running");
+        output.box.parentElement.dataset.done = "";
         log.lastElementChild?.scrollIntoView({ block: "nearest" });
       } finally {
         if (busy === status) busy = null;

@@ -3,12 +3,14 @@
     python -m bpe.book.live.marks           # write the marks into the notebooks
     python -m bpe.book.live.marks --check   # only say what would change (exit 1)
 
-``make live-marks`` runs the first form. Each chapter in ``CHAPTERS`` is run under
-Pyodide in Node (``node_runner.mjs``, from the same files the site serves) by
+``make live-marks`` runs the first form. Every chapter is run under Pyodide in
+Node (``node_runner.mjs``, from the same files the site serves) by
 ``classify.py``; a cell that runs there gets the tag ``live``, and a visible cell
-that does not gets, in its metadata, the reason the page shows under it. Nothing
-else in a notebook changes. ``tests/test_live.py`` runs the same and fails when a
-notebook's marks are out of date.
+that does not gets, in its metadata, the reason the page shows under it. In a
+chapter where nothing runs, the cells get no marks: the notebook's metadata holds
+one reason, its first cell's (the rest follow from it), which the page shows at
+the top. Nothing else in a notebook changes. ``tests/test_live.py`` runs the same,
+and fails when a notebook's marks are out of date.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,15 +26,14 @@ import tempfile
 from pathlib import Path
 
 from . import archive
-from .classify import LIVE_TAG, REASON_KEY
+from .classify import LIVE_TAG, REASON_KEY, hidden
 
 ROOT = archive.ROOT
 NOTEBOOKS = ROOT / "notebooks"
 PYODIDE = ROOT / "vendor" / "pyodide"
 RUNNER = Path(__file__).with_name("node_runner.mjs")
-# The chapters whose cells may run in the page: the article's first part, which needs
-# only the core. (The later ones train on the book's data files, in processes.)
-CHAPTERS = tuple(f"{n:02d}_" for n in range(8))
+
+TRAINS = re.compile(r"\btrain\(\s*corpus\b")  # a call such as bpe.train(corpus, 265)
 
 CLASSIFY = """
 import json
@@ -41,7 +43,27 @@ json.dumps({name: classify(cells) for name, cells in json.loads(job_input).items
 
 
 def chapters(folder: Path = NOTEBOOKS) -> list[Path]:
-    return sorted(p for p in folder.glob("*.ipynb") if p.name.startswith(CHAPTERS))
+    return sorted(folder.glob("*.ipynb"))
+
+
+def live_cells(notebook: dict) -> list[tuple[int, str, bool]]:
+    """(index, source, hidden) of each cell the page runs (tagged live), in order."""
+    return [
+        (i, "".join(cell["source"]), hidden(cell["metadata"].get("tags", [])))
+        for i, cell in enumerate(notebook["cells"])
+        if LIVE_TAG in cell.get("metadata", {}).get("tags", [])
+    ]
+
+
+def training_cell(notebook: dict) -> tuple[int, str] | None:
+    """The first cell with a Run button that trains on the corpus: (index, source).
+
+    The one the browser tests and ``bench/bench_live.py`` click.
+    """
+    for index, source, is_hidden in live_cells(notebook):
+        if not is_hidden and TRAINS.search(source):
+            return index, source
+    return None
 
 
 def code_cells(notebook: dict) -> list[dict]:
@@ -133,19 +155,25 @@ def classify_chapters(
 def marked(notebook: dict, verdicts: list[dict]) -> dict:
     """The notebook with its marks set from the verdicts (a new dict)."""
     notebook = json.loads(json.dumps(notebook))
+    runs = any(v["live"] for v in verdicts)
     for verdict in verdicts:
         metadata = notebook["cells"][verdict["index"]].setdefault("metadata", {})
         tags = [t for t in metadata.get("tags", []) if t != LIVE_TAG]
-        if verdict["live"] or verdict["context"]:
+        if runs and (verdict["live"] or verdict["context"]):
             tags.append(LIVE_TAG)
         if tags:
             metadata["tags"] = tags
         else:
             metadata.pop("tags", None)
-        if verdict["reason"]:
+        if runs and verdict["reason"]:
             metadata[REASON_KEY] = verdict["reason"]
         else:
             metadata.pop(REASON_KEY, None)
+    first = next((v["reason"] for v in verdicts if v["reason"]), None)
+    if runs or first is None:
+        notebook.get("metadata", {}).pop(REASON_KEY, None)
+    else:
+        notebook.setdefault("metadata", {})[REASON_KEY] = first
     return notebook
 
 
@@ -166,13 +194,18 @@ def main(argv=None) -> int:
         notebook = json.loads(path.read_text(encoding="utf-8"))
         new = marked(notebook, verdicts)
         live = sum(v["live"] for v in verdicts)
-        print(
-            f"{name}: {live} cells run in the page, "
-            f"{sum(v['context'] for v in verdicts)} hidden ones as their context"
-        )
-        for v in verdicts:
-            if v["reason"]:
-                print(f"  cell {v['index']}: {v['reason']}")
+        if live:
+            context = sum(v["context"] for v in verdicts)
+            print(
+                f"{name}: {live} cells run in the page ({context} hidden, as context)"
+            )
+            for v in verdicts:
+                if v["reason"]:
+                    print(f"  cell {v['index']}: {v['reason']}")
+        else:
+            print(
+                f"{name}: nothing runs in the page: {new['metadata'].get(REASON_KEY)}"
+            )
         if new != notebook:
             stale.append(name)
             if not args.check:

@@ -19,7 +19,6 @@ from docutils import nodes
 
 from .archive import ARCHIVE, PYODIDE_FILES, ROOT
 from .classify import LIVE_TAG, REASON_KEY, hidden
-from .marks import CHAPTERS
 from .page import CONSOLE_SETUP
 
 PYODIDE = ROOT / "vendor" / "pyodide"
@@ -75,15 +74,15 @@ def page_data(app, pagename: str, context: dict) -> dict | None:
         "console": context["pathto"](CONSOLE),
         "megabytes": round(download_bytes() / 1e6, 1),
         "cells": [],
-        "runs_here": is_console,
     }
     if is_console:
         data["console_setup"] = CONSOLE_SETUP
     if is_chapter:
         path = Path(app.env.doc2path(pagename))
-        data["runs_here"] = path.name.startswith(CHAPTERS)
         if path.suffix == ".ipynb":
             data["cells"] = cells_of(path)
+            metadata = json.loads(path.read_text(encoding="utf-8")).get("metadata", {})
+            data["reason"] = metadata.get(REASON_KEY)
     return data
 
 

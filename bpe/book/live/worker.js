@@ -11,18 +11,26 @@ let ready = null; // resolves to bpe.book.live.page once Python is set up
 
 async function start({ pyodide: indexURL, archive }) {
   const began = performance.now();
+  const phases = {}; // seconds each step took, for the benchmark
+  const lap = (name, since) => {
+    phases[name] = (performance.now() - since) / 1000;
+    return performance.now();
+  };
   postMessage({ type: "status", text: "starting Python" });
   const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
   const quiet = () => {}; // a cell's output is caught by cells.py, not here
   const pyodide = await loadPyodide({ indexURL, stdout: quiet, stderr: quiet });
+  let since = lap("pyodide", began);
   postMessage({ type: "status", text: "installing the book's package" });
   const response = await fetch(archive);
   if (!response.ok) throw new Error(`${archive}: ${response.status} ${response.statusText}`);
   pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: ROOT });
   pyodide.runPython(`import sys\nsys.path.insert(0, "${ROOT}/lib")`);
+  since = lap("archive", since);
   const page = pyodide.pyimport("bpe.book.live.page");
   const facts = page.start(ROOT).toJs({ dict_converter: Object.fromEntries });
-  postMessage({ type: "ready", ...facts, seconds: (performance.now() - began) / 1000 });
+  lap("bpe", since);
+  postMessage({ type: "ready", ...facts, phases, seconds: (performance.now() - began) / 1000 });
   return page;
 }
 

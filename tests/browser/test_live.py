@@ -1,0 +1,269 @@
+"""The chapters' Run buttons and the console, in a real browser, with no network.
+
+Python (Pyodide) starts in a Web Worker on the first Run, from the site's own files;
+the page's context refuses every request that leaves localhost (conftest.py), so
+a test passes only if nothing else was needed.
+"""
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+import bpe
+from bpe.book.live import cells, classify, marks
+
+from .conftest import SHOTS
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+CHAPTER = "05_encoding"
+STARTS = 120_000  # ms: Python's first start, from a cold cache on a busy machine
+PYTHON_FILES = ("/_static/pyodide/", "/_static/live/worker.js", "bpe-book.zip")
+
+
+def notebook(name):
+    return json.loads((NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8"))
+
+
+def live_cells(name):
+    """(index, source) of each cell the page runs, in order (hidden ones included)."""
+    return [(i, source) for i, source, _ in marks.live_cells(notebook(name))]
+
+
+def training_cell(name):
+    """The first visible live cell that trains on the toy corpus: (index, source)."""
+    found = marks.training_cell(notebook(name))
+    if found is None:
+        pytest.fail(f"{name} has no cell with a Run button that trains on the corpus")
+    return found
+
+
+def expected_output(name, index, source=None):
+    """What CPython prints for cell index (its source replaced by source, if given)
+    after the page's live cells above it: (printed text, shown value)."""
+    namespace, here = {"__name__": "__main__"}, os.getcwd()
+    os.chdir(NOTEBOOKS)
+    try:
+        for i, code in live_cells(name):
+            if i > index:
+                break
+            outcome = cells.run_cell(
+                source if i == index and source else code, namespace
+            )
+            assert outcome.error is None or i == index, outcome.error
+    finally:
+        os.chdir(here)
+    return outcome.stdout, outcome.result
+
+
+def blocked_requests(page, site_url):
+    seen = []
+    page.on(
+        "request",
+        lambda r: None if r.url.startswith(site_url) else seen.append(r.url),
+    )
+    return seen
+
+
+def run_and_wait(page, cell):
+    """Click the cell's Run and wait until it has run (or raised)."""
+    cell.locator(".bpe-live-run").click()
+    status = cell.locator(".bpe-live-status")
+    page.wait_for_function(
+        "(node) => /^In \\[\\d+\\]/.test(node.textContent)",
+        arg=status.element_handle(),
+        timeout=STARTS,
+    )
+    return status.inner_text()
+
+
+def shown(cell, kind):
+    return "".join(
+        cell.locator(f"[data-live-output] pre.bpe-live-{kind}").all_text_contents()
+    )
+
+
+def set_code(cell, code):
+    """Replace the cell's code as a reader would: select it all and type."""
+    pre = cell.locator(".cell_input pre")
+    pre.click()
+    pre.press("Control+a")
+    pre.press("Delete")
+    pre.type(code)
+
+
+def test_nothing_of_python_loads_before_the_first_run(page, site_url):
+    urls = []
+    page.on("request", lambda r: urls.append(r.url))
+    page.goto(f"{site_url}/notebooks/{CHAPTER}.html", wait_until="load")
+    page.wait_for_timeout(500)
+    assert page.locator(".bpe-live-run").count() > 0
+    assert not [u for u in urls if any(p in u for p in PYTHON_FILES)]
+
+
+def test_the_training_cell_runs_in_the_page_and_prints_the_books_output(page, site_url):
+    blocked = blocked_requests(page, site_url)
+    index, source = training_cell(CHAPTER)
+    page.goto(f"{site_url}/notebooks/{CHAPTER}.html", wait_until="load")
+    cell = page.locator(f"#cell-{index}")
+    status = run_and_wait(page, cell)
+    assert "ran in" in status, status
+    stored = classify.stored_output(notebook(CHAPTER)["cells"][index]["outputs"])
+    assert (shown(cell, "stdout"), shown(cell, "result") or None) == stored
+    assert cell.locator(".cell_output").is_hidden()  # the live output replaces it
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    cell.screenshot(path=str(SHOTS / "live__training_cell.png"))
+
+    # A smaller vocabulary: fewer merges, as CPython finds for the same code.
+    size = int(re.search(r"\b(2[5-9]\d)\b", source).group(1))
+    edited = source.replace(str(size), str(size - 3), 1)
+    set_code(cell, edited)
+    assert "ran in" in run_and_wait(page, cell), shown(cell, "error")
+    expected = expected_output(CHAPTER, index, edited)
+    assert (shown(cell, "stdout"), shown(cell, "result") or None) == expected
+    assert expected != stored
+    cell.locator(".bpe-live-reset").click()
+    assert cell.locator(".cell_input pre").inner_text().rstrip("\n") == source
+    assert cell.locator(".cell_output").is_visible()
+    assert blocked == []
+
+
+def test_a_cell_that_raises_shows_its_traceback(page, site_url):
+    index, source = training_cell(CHAPTER)
+    page.goto(f"{site_url}/notebooks/{CHAPTER}.html", wait_until="load")
+    cell = page.locator(f"#cell-{index}")
+    tiny = "\n\ndef train_tiny():\n    return bpe.train(corpus, 10)\n\ntrain_tiny()"
+    set_code(cell, source + tiny)
+    status = run_and_wait(page, cell)
+    assert "raised ValueError" in status
+    error = shown(cell, "error")
+    assert error.startswith("Traceback (most recent call last):")
+    assert "in train_tiny" in error and "    return bpe.train(corpus, 10)" in error
+    assert "ValueError: vocab_size=10 is too small" in error
+    cell.screenshot(path=str(SHOTS / "live__traceback.png"))
+
+
+def test_a_run_that_takes_too_long_can_be_stopped(page, site_url):
+    index, source = training_cell(CHAPTER)
+    page.goto(f"{site_url}/notebooks/{CHAPTER}.html", wait_until="load")
+    cell = page.locator(f"#cell-{index}")
+    set_code(cell, "while True:\n    pass")
+    cell.locator(".bpe-live-run").click()
+    stop = cell.locator(".bpe-live-stop")
+    stop.wait_for(state="visible", timeout=STARTS)
+    page.wait_for_function(
+        "(node) => node.textContent.startsWith('running')",
+        arg=cell.locator(".bpe-live-status").element_handle(),
+        timeout=STARTS,
+    )
+    assert page.evaluate("() => 1 + 1") == 2  # the page itself is not blocked
+    stop.click()
+    assert "stopped" in cell.locator(".bpe-live-status").inner_text()
+    cell.locator(".bpe-live-reset").click()
+    assert "ran in" in run_and_wait(page, cell)  # a new Python, the cells above rerun
+    stored = classify.stored_output(notebook(CHAPTER)["cells"][index]["outputs"])
+    assert (shown(cell, "stdout"), shown(cell, "result") or None) == stored
+    assert cell.locator(".bpe-live-status").inner_text().startswith("In [")
+
+
+@pytest.mark.parametrize("path", marks.chapters(NOTEBOOKS), ids=lambda p: p.stem)
+def test_every_code_cell_has_a_button_or_says_why_not(page, site_url, path):
+    """In a chapter where cells run, each visible one has a Run button or a note; in
+    one where none does, the note at the top says why its first cell cannot."""
+    page.goto(f"{site_url}/notebooks/{path.stem}.html", wait_until="load")
+    book = notebook(path.stem)
+    intro = page.locator(".bpe-live-intro")
+    assert intro.count() == 1
+    assert intro.locator("a").get_attribute("href").endswith("book/console.html")
+    if classify.REASON_KEY in book["metadata"]:
+        assert page.locator(".bpe-live-run, .bpe-live-note").count() == 0
+        assert book["metadata"][classify.REASON_KEY] in intro.inner_text()
+        return
+    for i, cell in enumerate(book["cells"]):
+        metadata = cell.get("metadata", {})
+        tags = metadata.get("tags", [])
+        if cell["cell_type"] != "code" or classify.hidden(tags):
+            continue
+        node = page.locator(f"#cell-{i}")
+        if classify.LIVE_TAG in tags:
+            assert node.locator(".bpe-live-run").count() == 1, i
+        else:
+            note = node.locator(".bpe-live-note").text_content()  # (maybe folded)
+            assert note == f"Runs in Jupyter only: {metadata[classify.REASON_KEY]}.", i
+
+
+def test_every_chapter_links_to_the_console(page, site_url):
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        page.goto(f"{site_url}/notebooks/{path.stem}.html", wait_until="load")
+        link = page.locator(".bpe-live-intro a")
+        assert link.count() == 1, path.name
+        link.click()
+        page.wait_for_url(f"{site_url}/book/console.html")
+
+
+def console_run(page, code):
+    """Type code into the console, press Enter, and wait until it has run."""
+    box = page.locator(".bpe-console-input")
+    box.fill(code)
+    box.press("Enter")
+    page.wait_for_function(
+        """(code) => {
+            const last = document.querySelector(".bpe-console-log").lastElementChild;
+            return last && "done" in last.dataset
+                && last.querySelector(".bpe-console-code").textContent === code;
+        }""",
+        arg=code,
+        timeout=STARTS,
+    )
+    entry = page.locator(".bpe-console-entry").last
+    return {
+        kind: "".join(entry.locator(f"pre.bpe-live-{kind}").all_text_contents())
+        for kind in ("stdout", "result", "error")
+    }
+
+
+def test_the_console_has_bpe_and_the_toy_corpus(page, site_url, toy_corpus):
+    blocked = blocked_requests(page, site_url)
+    page.goto(f"{site_url}/book/console.html", wait_until="load")
+    assert "Python" in page.locator(".bpe-console-form").inner_text()
+    console_run(
+        page, 'vocab, merges = bpe.train(corpus, 265, specials=["<|endoftext|>"])'
+    )
+    setup = page.locator(".bpe-console-entry").first.inner_text()
+    assert f"corpus holds the toy corpus ({len(toy_corpus)} characters)" in setup
+    merges = bpe.train(toy_corpus, 265, specials=["<|endoftext|>"])[1]
+    assert console_run(page, "len(merges), merges[-1]")["result"] == repr(
+        (len(merges), merges[-1])
+    )
+    box = page.locator(".bpe-console-input")
+    box.fill("def ids(text):")
+    box.press("Enter")  # an unfinished statement: a new, indented line
+    assert box.input_value() == "def ids(text):\n    "
+    box.type("return bpe.Tokenizer(vocab, merges).encode(text)")
+    box.press("Enter")
+    box.press("Enter")  # a blank line ends it, as at Python's prompt
+    page.wait_for_function(
+        "() => document.querySelector('.bpe-console-input').value === ''"
+    )
+    tok = bpe.Tokenizer(*bpe.train(toy_corpus, 265, specials=["<|endoftext|>"]))
+    assert console_run(page, 'ids("lowest newest")')["result"] == repr(
+        tok.encode("lowest newest")
+    )
+    failed = console_run(page, "ids(42)")
+    assert failed["error"].startswith("Traceback (most recent call last):")
+    assert "TypeError: text must be a str, not int" in failed["error"]
+    assert blocked == []
+    page.locator(".bpe-console").screenshot(path=str(SHOTS / "live__console.png"))
+
+
+def test_the_console_at_phone_width(browser, site_url):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{site_url}/book/console.html", wait_until="load")
+    console_run(page, "bpe.pretokens('Xin chào thế giới, 12345 boats!')")
+    width = page.evaluate("() => document.querySelector('.bpe-console').scrollWidth")
+    page.screenshot(path=str(SHOTS / "phone__live_console.png"), full_page=True)
+    context.close()
+    assert width <= 390

@@ -97,6 +97,8 @@ bench: $(STAMP)
 	$(PYTHON) bench/bench_train.py
 	$(PYTHON) bench/bench_encode.py
 	$(PYTHON) bench/bench_js.py
+	test -f _build/html/index.html || $(MAKE) book
+	$(PYTHON) bench/bench_live.py
 
 # The article's own data, from the Hugging Face hub: needs the network (not part of `make test`).
 article: $(STAMP)

@@ -29,21 +29,33 @@ def test_a_cell_shows_its_last_expression_as_jupyter_does():
     assert run("print(1); 2 if False else None").result is None
 
 
-def test_output_arrives_as_it_is_written_in_order():
+def test_output_arrives_in_order_and_in_batches():
     events = []
     cells.run_cell(
-        "import sys\nprint('a')\nprint('b', file=sys.stderr)\n'c'",
+        "import sys\nprint('a')\nprint('b', file=sys.stderr)\nprint('c')\n'd'",
         {},
         "<In [1]>",
         lambda kind, text: events.append((kind, text)),
     )
     assert events == [
-        ("stdout", "a"),
-        ("stdout", "\n"),
-        ("stderr", "b"),
-        ("stderr", "\n"),
-        ("result", "'c'"),
+        ("stdout", "a\n"),
+        ("stderr", "b\n"),
+        ("stdout", "c\n"),
+        ("result", "'d'"),
     ]
+
+
+def test_a_flood_of_prints_is_sent_in_few_messages():
+    events = []
+    outcome = cells.run_cell(
+        "for i in range(100_000):\n    print(i)",
+        {},
+        "<In [1]>",
+        lambda kind, text: events.append((kind, text)),
+    )
+    assert "".join(text for _, text in events) == outcome.stdout
+    assert outcome.stdout == "".join(f"{i}\n" for i in range(100_000))
+    assert len(events) < 200
 
 
 def test_warnings_go_to_stderr(monkeypatch):

@@ -16,20 +16,23 @@ import linecache
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # write(kind, text), kind being "stdout", "stderr", "result" or "error"
 Write = Callable[[str, str], None]
 
 
 class Stream(io.TextIOBase):
-    """sys.stdout or sys.stderr for a cell: each write goes straight to write()."""
+    """sys.stdout or sys.stderr for a cell: what is written goes to the Sender."""
 
-    def __init__(self, kind: str, write: Write):
-        self.kind, self.send = kind, write
+    def __init__(self, kind: str, send: Sender):
+        self.kind, self.send = kind, send
 
     def writable(self) -> bool:
         return True
+
+    def flush(self) -> None:
+        self.send.flush()
 
     def write(self, text: str) -> int:
         if text:
@@ -49,10 +52,60 @@ class Outcome:
     missing_module: str | None = None  # for ModuleNotFoundError: which module
     missing_name: str | None = None  # for NameError: which name
     seconds: float = 0.0
-    events: list = field(default_factory=list)  # (kind, text) in the order shown
 
     def to_dict(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k != "events"}
+        return dict(self.__dict__)
+
+
+class Sender:
+    """What a cell shows, kept whole in the outcome and passed on to write().
+
+    Each line goes to the page as it is printed, up to ``BURST`` lines per 50 ms;
+    beyond that (a loop printing a million lines) lines are held and sent together
+    (8,192 characters at a time, or with the next line after the burst), so that
+    the page gets a few hundred messages rather than a million. A partial line waits
+    for its end, for flush() (``print(..., flush=True)``) or for the cell's end.
+    """
+
+    BURST, WINDOW, HOLD_CHARS = 20, 0.05, 8192
+
+    def __init__(self, outcome: Outcome, write: Write | None):
+        self.outcome, self.write = outcome, write
+        self.printed = {"stdout": [], "stderr": []}  # joined once, at the end
+        self.kind, self.held, self.size = None, [], 0
+        self.window, self.sent = time.perf_counter(), 0
+
+    def __call__(self, kind: str, text: str) -> None:
+        if kind in self.printed:
+            self.printed[kind].append(text)
+        if self.write is None:
+            return
+        if kind != self.kind:
+            self.flush()
+            self.kind = kind
+        self.held.append(text)
+        self.size += len(text)
+        if kind not in self.printed or self.size >= self.HOLD_CHARS:
+            self.flush()
+        elif text.endswith("\n"):
+            if self.sent >= self.BURST:  # (the clock is read only in a burst)
+                now = time.perf_counter()
+                if now - self.window >= self.WINDOW:
+                    self.window, self.sent = now, 0
+            if self.sent < self.BURST:
+                self.flush()
+
+    def flush(self) -> None:
+        if self.held and self.write is not None:
+            self.write(self.kind, "".join(self.held))
+            self.sent += 1
+        self.held, self.size = [], 0
+
+    def finish(self) -> None:
+        """Send what is held, and put the printed text in the outcome."""
+        self.flush()
+        for kind, parts in self.printed.items():
+            setattr(self.outcome, kind, "".join(parts))
 
 
 def split_last_expression(
@@ -81,13 +134,7 @@ def run_cell(
 ) -> Outcome:
     """Run source in namespace as a notebook cell; what it printed, showed or raised."""
     outcome = Outcome()
-
-    def send(kind: str, text: str) -> None:
-        if kind in ("stdout", "stderr"):
-            setattr(outcome, kind, getattr(outcome, kind) + text)
-        outcome.events.append((kind, text))
-        if write is not None:
-            write(kind, text)
+    send = Sender(outcome, write)
 
     # Tracebacks quote the cell's lines, as they quote a file's.
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
@@ -117,5 +164,7 @@ def run_cell(
             if isinstance(error, NameError):
                 outcome.missing_name = getattr(error, "name", None)
             send("error", outcome.error)
+        finally:
+            send.finish()
     outcome.seconds = time.perf_counter() - start
     return outcome

@@ -16,6 +16,7 @@
     archive: new URL("live/bpe-book.zip", STATIC).href,
   };
   const SIZE = `${DATA.megabytes.toLocaleString("en")} MB`;
+  const KEEP = 1_000_000; // characters of one output kept on the page
 
   const element = (tag, className, text) => {
     const node = document.createElement(tag);
@@ -32,6 +33,7 @@
       this.pending = new Map();
       this.nextId = 1;
       this.onStatus = () => {};
+      this.onStop = () => {};
       this.facts = null;
     }
 
@@ -72,7 +74,14 @@
       const job = this.pending.get(data.id);
       if (!job) return;
       if (data.type === "stream") job.onEvent(data.kind, data.text);
-      else {
+      else if (data.type === "fatal") {
+        const error = `The page's Python stopped working (${data.error}); the next Run starts it afresh.\n`;
+        job.onEvent("error", error);
+        this.pending.delete(data.id);
+        job.resolve({ stdout: "", result: null, error, error_type: "a fatal error", seconds: 0 });
+        this.stop();
+        this.onStop();
+      } else {
         this.pending.delete(data.id);
         job.resolve(data.type === "done" ? data.outcome : data.complete);
       }
@@ -140,6 +149,15 @@
           this.box.append(last);
         }
         last.append(text);
+        last.length = (last.length ?? 0) + text.length;
+        if (last.length > 2 * KEEP) {
+          // A flood of output: keep its end, which is what the reader is waiting for
+          // (cut to KEEP once it reaches twice that, so cutting costs little).
+          const kept = last.textContent.slice(-KEEP);
+          last.cut = (last.cut ?? 0) + last.length - KEEP;
+          last.textContent = `… (${last.cut.toLocaleString("en")} characters left out)\n${kept}`;
+          last.length = KEEP;
+        }
       }
       this.queue = [];
       this.box.hidden = !this.box.firstChild;
@@ -214,6 +232,11 @@
     if (outcome) status.show(describe(outcome, (performance.now() - began) / 1000));
     return outcome;
   }
+
+  python.onStop = () => {
+    ran.clear();
+    runs = 0;
+  };
 
   function stop() {
     python.stop();

@@ -3,7 +3,7 @@
 // once, then {type: "run", id, code, filename}, {type: "complete", id, code} or
 // {type: "reset"}; the worker answers with "status", "ready" or "failed", then
 // "stream" events ({id, kind, text}: stdout, stderr, result, error) as a cell runs
-// and "done" ({id, outcome}) when it ends. Everything comes from the site: Pyodide's
+// and "done" ({id, outcome}) when it ends, or "fatal" ({id, error}) if Python broke. Everything comes from the site: Pyodide's
 // files (pyodide/) and the book's package and data (live/bpe-book.zip, archive.py).
 // node_runner.mjs sets Python up the same way under Node.
 const ROOT = "/home/pyodide/book";
@@ -49,8 +49,14 @@ self.onmessage = async ({ data }) => {
   const page = await ready;
   if (data.type === "run") {
     const write = (kind, text) => postMessage({ type: "stream", id: data.id, kind, text });
-    const outcome = plain(page.run(data.code, data.filename, write));
-    postMessage({ type: "done", id: data.id, outcome });
+    try {
+      const outcome = plain(page.run(data.code, data.filename, write));
+      postMessage({ type: "done", id: data.id, outcome });
+    } catch (error) {
+      // Not a Python exception (those come back in the outcome) but Python itself
+      // failing, out of memory say: this worker is done for, and live.js replaces it.
+      postMessage({ type: "fatal", id: data.id, error: String(error.message ?? error) });
+    }
   } else if (data.type === "complete") {
     postMessage({ type: "complete", id: data.id, complete: page.is_complete(data.code) });
   } else if (data.type === "reset") {

@@ -240,6 +240,9 @@ def test_the_console_has_bpe_and_the_toy_corpus(page, site_url, toy_corpus):
     box = page.locator(".bpe-console-input")
     box.fill("def ids(text):")
     box.press("Enter")  # an unfinished statement: a new, indented line
+    page.wait_for_function(
+        "() => document.querySelector('.bpe-console-input').value.includes('\\n')"
+    )
     assert box.input_value() == "def ids(text):\n    "
     box.type("return bpe.Tokenizer(vocab, merges).encode(text)")
     box.press("Enter")

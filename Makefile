@@ -43,10 +43,11 @@ book: $(STAMP) $(MATHJAX) $(PYODIDE)
 
 # The site from the outputs stored in the notebooks, without running them: for a quick look
 # while writing (make book is what runs, and checks, every chapter).
-preview: $(STAMP) $(MATHJAX)
+preview: $(STAMP) $(MATHJAX) $(PYODIDE)
 	rm -rf _build/html
 	$(PYTHON) -m bpe.book.site _config.yml _build/site_config.yml --stored-outputs
 	$(PYTHON) -m bpe.book.playground _build/generated
+	$(PYTHON) -m bpe.book.live.archive _build/generated
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going --config _build/site_config.yml
 
 # JupyterLab (requirements-lab.txt), installed into .venv when missing, for running the cells.

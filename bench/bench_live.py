@@ -32,7 +32,7 @@ from bpe.book.live import cells, marks
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "_build" / "html"
 OUT = ROOT / "_build" / "bench"
-CHAPTER = "05_encoding"
+CHAPTER = "04_counting_and_merging"
 REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"]
 

@@ -20,7 +20,6 @@ import ctypes
 import gc
 import multiprocessing
 import os
-import resource
 import signal
 from collections.abc import Callable, Iterable, Iterator
 from concurrent import futures
@@ -77,6 +76,8 @@ def own_peak_bytes() -> int:
                     return int(line.split()[1]) * 1024
     except OSError:
         pass
+    import resource  # only here: the page's Python (Pyodide) has no resource module
+
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 

@@ -10,7 +10,10 @@ the next cell sees only what runs here. Then:
 * a visible cell that runs here is *live*: the page gives it a Run button;
 * a hidden cell that runs here is *context* when a later live cell needs a name it
   binds: the page runs it, unseen, before the first live cell below it;
-* every other visible cell gets a short reason, shown under it on the page.
+* every other visible cell gets a short reason, shown under it on the page, and
+  those of its imports that work here (run alone, one by one), which the page runs
+  in its place, so that a cell needing pandas does not take ``bpe`` away from the
+  cells below it.
 
 The chosen cells are run once more, alone and in order, exactly as the page will;
 one that now differs loses its button, and the choice is made again.
@@ -28,6 +31,7 @@ from .absent import ABSENT
 
 LIVE_TAG = "live"
 REASON_KEY = "live_reason"
+IMPORTS_KEY = "live_imports"  # a cell without a button: its imports that run here
 IGNORE_OUTPUT_TAG = "nbval-ignore-output"  # a timing: the output may differ
 HIDDEN_TAGS = ("remove-input", "remove_input", "remove-cell", "remove_cell")
 SLOW = 10.0  # seconds; longer than this, a Run would seem to hang
@@ -123,23 +127,61 @@ def shorten(text: str, width: int = 100) -> str:
     return text[: text.rfind(" ", 0, width)].rstrip(",;:") + " …"
 
 
-def run_all(cells: list[dict], chosen=None) -> dict[int, dict]:
+def import_statements(source: str) -> list[str]:
+    """A cell's top-level import statements, as source."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    return [
+        ast.get_source_segment(source, node)
+        for node in tree.body
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    ]
+
+
+def restore(before: dict) -> None:
+    page.namespace.clear()
+    page.namespace.update(before)
+
+
+def working_imports(cell: dict) -> str:
+    """Those of a cell's top-level imports that work here, run now, one per line."""
+    kept = []
+    for statement in import_statements(cell["source"]):
+        before = dict(page.namespace)
+        if page.run(statement, f"<imports of cell {cell['index']}>")["error"]:
+            restore(before)
+        else:
+            kept.append(statement)
+    return "\n".join(kept)
+
+
+def run_all(
+    cells: list[dict], chosen: set[int] | None = None, imports: dict | None = None
+) -> dict[int, dict]:
     """Each cell's outcome, run in order (only the chosen ones, if given).
 
     A cell that does not run here is rolled back, so that later cells never see
-    what it half did.
+    what it half did; then its imports that work here are run, as the page runs
+    them, and kept in ``imports`` ({index: statements}). A cell not chosen has only
+    its imports run, if it has any there.
     """
     page.reset()
     outcomes = {}
+    imports = {} if imports is None else imports
     for cell in cells:
-        if chosen is not None and cell["index"] not in chosen:
+        i = cell["index"]
+        if chosen is not None and i not in chosen:
+            if imports.get(i):
+                page.run(imports[i], f"<imports of cell {i}>")
             continue
         before = dict(page.namespace)
-        outcome = page.run(cell["source"], f"<cell {cell['index']}>")
-        outcomes[cell["index"]] = outcome
+        outcome = page.run(cell["source"], f"<cell {i}>")
+        outcomes[i] = outcome
         if not runs_here(cell, outcome):
-            page.namespace.clear()
-            page.namespace.update(before)
+            restore(before)
+            imports[i] = working_imports(cell)
     return outcomes
 
 
@@ -165,37 +207,44 @@ def choose(cells: list[dict], good: set[int]) -> tuple[set[int], set[int]]:
 def classify(cells: list[dict]) -> list[dict]:
     """How the page treats each code cell ({"index", "source", "tags", "outputs"}).
 
-    Returns {"index", "live", "context", "reason", "outcome"} per cell, in order.
+    Returns {"index", "live", "context", "imports", "reason", "outcome"} per cell,
+    in order; "imports" are, for a cell that does not run here, those of its
+    imports that do, which the page runs before the live cells below it.
     """
-    first = run_all(cells)
+    imports: dict[int, str] = {}
+    first = run_all(cells, imports=imports)
     good = {i for i, outcome in first.items() if runs_here(by_index(cells, i), outcome)}
     final = first
     for _ in range(len(cells) + 1):
         live, context = choose(cells, good)
-        final = run_all(cells, live | context)
+        final = run_all(cells, live | context, imports)
         lost = {i for i, o in final.items() if not runs_here(by_index(cells, i), o)}
         if not lost:
             break
         good -= lost
+    last_live = max(live, default=-1)
     made_above: dict[str, int] = {}
     verdicts = []
     for cell in cells:
         i = cell["index"]
         outcome = final.get(i) or first.get(i)
         is_live = i in live
+        runs = is_live or i in context
         verdicts.append(
             {
                 "index": i,
                 "live": is_live,
                 "context": i in context,
+                "imports": None if runs or i > last_live else imports.get(i) or None,
                 "reason": None
                 if is_live or hidden(cell["tags"])
                 else reason(cell, outcome, made_above),
                 "outcome": outcome,
             }
         )
-        if not (is_live or i in context):
-            for name in bound_names(cell["source"]):
+        if not runs:
+            kept = bound_names(imports.get(i) or "")
+            for name in bound_names(cell["source"]) - kept:
                 made_above.setdefault(name, i)
     return verdicts
 

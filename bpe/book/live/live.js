@@ -251,6 +251,7 @@
   const cells = DATA.cells.map((cell) => ({ ...cell, node: document.getElementById(`cell-${cell.index}`) }));
 
   function codeOf(cell) {
+    if (!cell.live) return cell.imports; // a cell without a button: its imports only
     if (cell.source !== undefined) return cell.source;
     return cell.pre.innerText.replace(/\n$/, "");
   }
@@ -326,8 +327,10 @@
     input.after(note);
   }
 
-  // The live cells above `cell` that have not run since Python started, in order.
-  const before = (cell) => cells.filter((c) => c.live && c.index < cell.index && !ran.has(c.index));
+  // What runs before `cell` and has not run since Python started, in order: the live
+  // cells above it, and the imports of those without a button that work here.
+  const before = (cell) =>
+    cells.filter((c) => (c.live || c.imports) && c.index < cell.index && !ran.has(c.index));
 
   async function runCell(cell) {
     if (busy) return;
@@ -336,7 +339,7 @@
     changed();
     try {
       for (const earlier of before(cell)) {
-        const shown = !earlier.hidden && earlier.pre;
+        const shown = earlier.live && !earlier.hidden && earlier.pre;
         if (shown) {
           earlier.box.hidden = true;
           showStored(earlier, false);
@@ -349,7 +352,7 @@
         if (shown) earlier.status.show(describe(outcome, outcome.seconds));
         if (outcome.error) {
           cell.status.show("not run: a cell above raised an error");
-          if (!shown) cell.output.add("error", `A setup cell above, hidden on this page, raised:\n${outcome.error}`);
+          if (!shown) cell.output.add("error", `Code the page runs first (from cell ${earlier.index}) raised:\n${outcome.error}`);
           return;
         }
       }
@@ -376,8 +379,8 @@
       text.append(
         `▶ ${cells} with a Run button run in your browser: edit the code, then Run ` +
           `(or Shift+Enter). The first Run starts Python (${SIZE}, downloaded once) and runs ` +
-          "the cells above first, as a notebook would. A cell without a button needs what " +
-          "this Python lacks, and says so. Or try ",
+          "the cells above first, as a notebook would (of those without a button, only their " +
+          "imports). A cell without a button needs what this Python lacks, and says so. Or try ",
         consoleLink,
         ".",
       );

@@ -6,7 +6,8 @@
 ``make live-marks`` runs the first form. Every chapter is run under Pyodide in
 Node (``node_runner.mjs``, from the same files the site serves) by
 ``classify.py``; a cell that runs there gets the tag ``live``, and a visible cell
-that does not gets, in its metadata, the reason the page shows under it. In a
+that does not gets, in its metadata, the reason the page shows under it (and those
+of its imports that work there, which the page runs in its place). In a
 chapter where nothing runs, the cells get no marks: the notebook's metadata holds
 one reason, its first cell's (the rest follow from it), which the page shows at
 the top. Nothing else in a notebook changes. ``tests/test_live.py`` runs the same,
@@ -26,7 +27,7 @@ import tempfile
 from pathlib import Path
 
 from . import archive
-from .classify import LIVE_TAG, REASON_KEY, hidden
+from .classify import IMPORTS_KEY, LIVE_TAG, REASON_KEY, hidden
 
 ROOT = archive.ROOT
 NOTEBOOKS = ROOT / "notebooks"
@@ -165,10 +166,14 @@ def marked(notebook: dict, verdicts: list[dict]) -> dict:
             metadata["tags"] = tags
         else:
             metadata.pop("tags", None)
-        if runs and verdict["reason"]:
-            metadata[REASON_KEY] = verdict["reason"]
-        else:
-            metadata.pop(REASON_KEY, None)
+        for key, value in (
+            (REASON_KEY, verdict["reason"]),
+            (IMPORTS_KEY, verdict.get("imports")),
+        ):
+            if runs and value:
+                metadata[key] = value
+            else:
+                metadata.pop(key, None)
     first = next((v["reason"] for v in verdicts if v["reason"]), None)
     if runs or first is None:
         notebook.get("metadata", {}).pop(REASON_KEY, None)

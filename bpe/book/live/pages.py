@@ -6,7 +6,8 @@ chapter and to the console page ``live.js`` and ``live.css`` (``make book`` copi
 them, with the archive, into ``_static/live``) and a small JSON document that
 ``live.js`` reads: which cells have a Run button (the tag ``live``), the source of
 the hidden cells they need, and for every other visible code cell the reason,
-from its metadata, that the page shows under it (``marks.py`` writes both).
+from its metadata, that the page shows under it, and the imports of it that the
+page runs in its place (``marks.py`` writes them).
 Python itself is loaded only on the first Run.
 """
 
@@ -18,7 +19,7 @@ from pathlib import Path
 from docutils import nodes
 
 from .archive import ARCHIVE, PYODIDE_FILES, ROOT
-from .classify import LIVE_TAG, REASON_KEY, hidden
+from .classify import IMPORTS_KEY, LIVE_TAG, REASON_KEY, hidden
 from .page import CONSOLE_SETUP
 
 PYODIDE = ROOT / "vendor" / "pyodide"
@@ -58,6 +59,8 @@ def cells_of(path: Path) -> list[dict]:
             entry["source"] = "".join(cell["source"])  # not on the page: carried here
         if not entry["live"] and not entry["hidden"]:
             entry["reason"] = metadata.get(REASON_KEY)
+        if not entry["live"] and metadata.get(IMPORTS_KEY):
+            entry["imports"] = metadata[IMPORTS_KEY]
         found.append(entry)
     return found
 

@@ -229,6 +229,9 @@ def test_reasons_name_what_is_missing():
         "it uses log, from a cell above that does not run here"
     )
     assert reason(seconds=42.0) == "it takes 42 s here"
+    assert reason(error="DataError: x", error_type="DataError").startswith(
+        "it needs the book's data files"
+    )
     long = "ValueError: " + "word " * 40
     assert len(reason(error=long)) < 130 and reason(error=long).endswith("…")
 

@@ -21,6 +21,7 @@ from ..files import PathLike
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOTSTRAP_TAG = "remove-cell"  # run in Jupyter and Colab, never shown on the site
+BOOTSTRAP_ID = "bootstrap"  # the cell's id, in every chapter
 
 BOOTSTRAP = """\
 # Colab, Binder or any machine without the bpe package: fetch the book and install it.
@@ -63,6 +64,18 @@ def site_config(config: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
+def is_bootstrap(cell: dict) -> bool:
+    """Whether a notebook cell is the bootstrap cell (by its id, or by its first line).
+
+    >>> is_bootstrap({"id": "x1", "source": [bootstrap_source("").splitlines()[0]]})
+    True
+    """
+    first_line = BOOTSTRAP.split("\n", 1)[0]
+    return cell.get("id") == BOOTSTRAP_ID or "".join(cell.get("source", "")).startswith(
+        first_line
+    )
+
+
 def bootstrap_source(url: str) -> str:
     """The first cell of every chapter, for the repository at url ("" for none).
 
@@ -90,12 +103,12 @@ def sync_notebooks(url: str, folder: PathLike = ROOT / "notebooks") -> list[str]
         cell = {
             "cell_type": "code",
             "execution_count": None,
-            "id": "bootstrap",
+            "id": BOOTSTRAP_ID,
             "metadata": {"tags": [BOOTSTRAP_TAG]},
             "outputs": [],
             "source": bootstrap_source(url).splitlines(keepends=True),
         }
-        if cells and cells[0].get("id") == "bootstrap":
+        if cells and cells[0].get("id") == BOOTSTRAP_ID:
             if cells[0] == cell:
                 continue
             cells[0] = cell

@@ -194,7 +194,9 @@ def test_every_code_cell_has_a_button_or_says_why_not(page, site_url, path):
             assert node.locator(".bpe-live-run").count() == 1, i
         else:
             note = node.locator(".bpe-live-note").text_content()  # (maybe folded)
-            assert note == f"Runs in Jupyter only: {metadata[classify.REASON_KEY]}.", i
+            reason = metadata[classify.REASON_KEY]
+            end = "" if reason.endswith("…") else "."
+            assert note == f"Runs in Jupyter only: {reason}{end}", i
 
 
 def test_every_chapter_links_to_the_console(page, site_url):

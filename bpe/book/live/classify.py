@@ -111,6 +111,8 @@ def reason(cell: dict, outcome: dict | None, made_above: dict[str, int]) -> str:
         return f"it needs {package}, for {use}"
     if module in NO_STDLIB:
         return f"it needs {NO_STDLIB[module]}"
+    if outcome.get("error_type") == "DataError":  # bpe.book.data: a registered file
+        return "it needs the book's data files, which the page does not carry"
     if name and name in made_above:
         return f"it uses {name}, from a cell above that does not run here"
     if outcome.get("error"):
@@ -124,7 +126,7 @@ def shorten(text: str, width: int = 100) -> str:
     """text cut at a word boundary to at most width characters, marked if cut."""
     if len(text) <= width:
         return text
-    return text[: text.rfind(" ", 0, width)].rstrip(",;:") + " …"
+    return text[: text.rfind(" ", 0, width)].rstrip(",;:.") + " …"
 
 
 def import_statements(source: str) -> list[str]:

@@ -320,10 +320,13 @@
     if (stored) stored.hidden = !visible;
   }
 
+  // A reason as the end of a sentence (one cut short already ends in "…").
+  const sentence = (reason) => (reason.endsWith("…") ? reason : `${reason}.`);
+
   function addNote(cell) {
     const input = cell.node?.querySelector(".cell_input");
     if (!input || !cell.reason) return;
-    const note = element("p", "bpe-live-note", `Runs in Jupyter only: ${cell.reason}.`);
+    const note = element("p", "bpe-live-note", `Runs in Jupyter only: ${sentence(cell.reason)}`);
     input.after(note);
   }
 
@@ -385,7 +388,7 @@
         ".",
       );
     } else if (DATA.cells.length) {
-      const why = DATA.reason ? ` Its first code cell does not because ${DATA.reason}.` : "";
+      const why = DATA.reason ? ` Its first code cell does not because ${sentence(DATA.reason)}` : "";
       text.append(`None of this chapter's cells runs in the page.${why} The package's core runs in `, consoleLink, ".");
     } else {
       text.append("The package's core runs in your browser, in ", consoleLink, ".");

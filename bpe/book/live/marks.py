@@ -26,6 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..site import is_bootstrap
 from . import archive
 from .classify import IMPORTS_KEY, LIVE_TAG, REASON_KEY, hidden
 
@@ -68,7 +69,11 @@ def training_cell(notebook: dict) -> tuple[int, str] | None:
 
 
 def code_cells(notebook: dict) -> list[dict]:
-    """A notebook's code cells as classify() takes them."""
+    """A notebook's code cells as classify() takes them.
+
+    The bootstrap cell is left out: it installs the package where there is none,
+    and the page has it (``bpe.book.site`` writes that cell; marks would not last).
+    """
     return [
         {
             "index": i,
@@ -77,7 +82,7 @@ def code_cells(notebook: dict) -> list[dict]:
             "outputs": cell.get("outputs", []),
         }
         for i, cell in enumerate(notebook["cells"])
-        if cell["cell_type"] == "code"
+        if cell["cell_type"] == "code" and not is_bootstrap(cell)
     ]
 
 
@@ -157,6 +162,13 @@ def marked(notebook: dict, verdicts: list[dict]) -> dict:
     """The notebook with its marks set from the verdicts (a new dict)."""
     notebook = json.loads(json.dumps(notebook))
     runs = any(v["live"] for v in verdicts)
+    judged = {v["index"] for v in verdicts}
+    unjudged = {"live": False, "context": False, "reason": None, "imports": None}
+    verdicts = verdicts + [  # cells classify() was not given (the bootstrap) get none
+        {**unjudged, "index": i}
+        for i, cell in enumerate(notebook["cells"])
+        if cell["cell_type"] == "code" and i not in judged
+    ]
     for verdict in verdicts:
         metadata = notebook["cells"][verdict["index"]].setdefault("metadata", {})
         tags = [t for t in metadata.get("tags", []) if t != LIVE_TAG]

@@ -229,6 +229,14 @@ def test_reasons_name_what_is_missing():
         "it uses log, from a cell above that does not run here"
     )
     assert reason(seconds=42.0) == "it takes 42 s here"
+    shipped = (
+        "ModuleNotFoundError: encoder.json comes from the PyPI package x==1, which is"
+        " not installed: pip install 'x==1'"
+    )
+    assert reason(error=shipped, error_type="ModuleNotFoundError") == (
+        "it needs a package the page's Python lacks (encoder.json comes from the PyPI"
+        " package x==1, which is not installed)"
+    )
     assert reason(error="DataError: x", error_type="DataError").startswith(
         "it needs the book's data files"
     )

@@ -116,7 +116,11 @@ def reason(cell: dict, outcome: dict | None, made_above: dict[str, int]) -> str:
     if name and name in made_above:
         return f"it uses {name}, from a cell above that does not run here"
     if outcome.get("error"):
-        return f"here it raises {shorten(outcome['error'].strip().splitlines()[-1])}"
+        last = outcome["error"].strip().splitlines()[-1]
+        if outcome.get("error_type") == "ModuleNotFoundError":  # a file from a package
+            said = last.split(": ", 1)[-1].split(": ", 1)[0]
+            return f"it needs a package the page's Python lacks ({shorten(said)})"
+        return f"here it raises {shorten(last)}"
     if outcome["seconds"] > SLOW:
         return f"it takes {outcome['seconds']:.0f} s here"
     return "its output here differs from the book's"

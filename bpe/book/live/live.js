@@ -460,22 +460,27 @@
       event.preventDefault();
       submit(input.value);
     });
-    input.addEventListener("keydown", async (event) => {
+    // A whole statement runs; an unfinished one ("for x in y:") gets another line,
+    // until a blank line ends it, as at Python's prompt. One line that does not end in
+    // ":", "\\" or an open bracket is whole; anything else Python decides.
+    async function enter() {
+      const code = input.value;
+      const lines = code.split("\n");
+      const simple = lines.length === 1 && !/[:\\([{,]\s*$/.test(code);
+      const ended = lines.length > 1 && !lines[lines.length - 1].trim();
+      const whole = simple || ended || (await python.isComplete(code).catch(() => true));
+      if (whole) await submit(code);
+      else {
+        const indent = lines[lines.length - 1].match(/^\s*/)[0] + (/:\s*$/.test(code) ? "    " : "");
+        input.setRangeText(`\n${indent}`, input.selectionStart, input.selectionEnd, "end");
+      }
+    }
+    let keys = Promise.resolve(); // each Enter in turn: the next one sees what this one did
+
+    input.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && !event.shiftKey) {
         event.preventDefault();
-        const code = input.value;
-        // A whole statement runs; an unfinished one ("for x in y:") gets another line,
-        // until a blank line ends it, as at Python's prompt. One line that does not end
-        // in ":", "\\" or an open bracket is whole; anything else Python decides.
-        const lines = code.split("\n");
-        const simple = lines.length === 1 && !/[:\\([{,]\s*$/.test(code);
-        const ended = lines.length > 1 && !lines[lines.length - 1].trim();
-        const whole = simple || ended || (await python.isComplete(code).catch(() => true));
-        if (whole) submit(code);
-        else {
-          const indent = code.split("\n").pop().match(/^\s*/)[0] + (/:\s*$/.test(code) ? "    " : "");
-          input.setRangeText(`\n${indent}`, input.selectionStart, input.selectionEnd, "end");
-        }
+        keys = keys.then(enter).catch((error) => status.show(`could not run: ${error.message}`));
       } else if ((event.key === "ArrowUp" || event.key === "ArrowDown") && history.length) {
         const atEdge = event.key === "ArrowUp" ? !input.value.slice(0, input.selectionStart).includes("\n") : !input.value.slice(input.selectionEnd).includes("\n");
         if (!atEdge) return;

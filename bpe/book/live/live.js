@@ -469,7 +469,7 @@
       const simple = lines.length === 1 && !/[:\\([{,]\s*$/.test(code);
       const ended = lines.length > 1 && !lines[lines.length - 1].trim();
       const whole = simple || ended || (await python.isComplete(code).catch(() => true));
-      if (whole) await submit(code);
+      if (whole) await submit(ended ? code.replace(/\s+$/, "") : code); // (less the blank line)
       else {
         const indent = lines[lines.length - 1].match(/^\s*/)[0] + (/:\s*$/.test(code) ? "    " : "");
         input.setRangeText(`\n${indent}`, input.selectionStart, input.selectionEnd, "end");

@@ -1,9 +1,9 @@
 """Encoding a list of texts with several processes: ``Tokenizer.encode_batch``.
 
-The batch is cut into short runs of about equal length, which the tokenizer's
-helper processes (``pool.py``) take as each is free. The helpers are forked once
-and kept by the tokenizer, so a later batch pays neither for forking nor for a
-cold cache.
+The batch is cut into short runs of about equal length, which this process and
+the tokenizer's helper processes share out from both ends (``pool.share_out``).
+The helpers are forked once and kept by the tokenizer, so a later batch pays
+neither for forking nor for a cold cache.
 """
 
 from __future__ import annotations
@@ -41,14 +41,14 @@ def slices(texts: list[str], n: int) -> list[list[str]]:
 
 
 class RunEncoder:
-    """(k, run of texts, options) -> (k, their ids): what each helper does."""
+    """(run of texts, options) -> their ids: what every process does."""
 
     def __init__(self, tokenizer: Any):
         self.encode = tokenizer.encode
 
-    def __call__(self, task: tuple[int, list[str], dict]) -> tuple[int, list]:
-        k, run, options = task
-        return k, [self.encode(text, **options) for text in run]
+    def __call__(self, task: tuple[list[str], dict]) -> list[list[int]]:
+        run, options = task
+        return [self.encode(text, **options) for text in run]
 
 
 def encode_batch(
@@ -74,13 +74,11 @@ def encode_batch(
             return [tokenizer.encode(t, **options) for t in texts]
         with _one_batch_at_a_time:
             helpers = tokenizer.kept_helpers(workers) or tokenizer.keep_helpers(
-                Helpers(RunEncoder(tokenizer), workers)
+                Helpers(RunEncoder(tokenizer), workers, share=True)
             )
             runs = slices(texts, min(len(texts), workers * RUNS_PER_WORKER))
-            tasks = [(k, run, options) for k, run in enumerate(runs)]
-            results = [None] * len(runs)
-            for k, ids in helpers.map(tasks):
-                results[k] = ids
+            tasks = [(run, options) for run in runs]
+            results = helpers.share_out(tasks, RunEncoder(tokenizer))
             return [ids for run in results for ids in run]
     finally:
         if collecting:

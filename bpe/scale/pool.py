@@ -1,14 +1,20 @@
 """Helper processes: the one way this package shares work between processes.
 
-``Helpers(work, size)`` forks ``size`` processes that inherit ``work`` (a
-tokenizer's encoder, a counting job) as it is in memory, so that nothing is
-pickled but the items and the results. ``map(items)`` hands the items out, two
-per helper at most waiting at a time, so every helper stays busy, a stream is read
-only as fast as it is done, and memory holds a few items at once. This process
-hands out the work and takes in the results (adding up counts, say); with
-``size=1`` it does the work itself and nothing is forked. Training counts files
-and shards this way (``pipeline.py``), and ``encode_batch`` encodes runs of texts
-(``batch.py``) with helpers that a tokenizer keeps between batches.
+``Helpers(work, size)`` forks processes that inherit ``work`` (a tokenizer's
+encoder, a counting job) as it is in memory, so that nothing is pickled but the
+items and the results. Two ways to share the work:
+
+* ``map(items)``, for a stream: ``size`` helpers take the items, two per helper
+  at most waiting, so every helper stays busy, the stream is read only as fast as
+  it is done, and memory holds a few items at once. This process hands them out
+  and takes in the results. Training counts files and shards so (``pipeline.py``).
+* ``share_out(items)``, for a list (``share=True``): this process is one of the
+  ``size``. Every helper is sent the whole list once; this process takes items
+  from its front and the helpers from its back, through a shared pair of counters,
+  until the two ends meet, so whoever is faster does more and no one waits for
+  work. ``encode_batch`` (``batch.py``) works so, with helpers a tokenizer keeps.
+
+With ``size=1`` nothing is forked: this process does everything.
 
 Everywhere in this package, ``workers=N`` means N processes doing the work at
 once, and ``workers=None`` one per core.
@@ -31,8 +37,9 @@ WAITING_PER_HELPER = 2  # items handed to a helper and not yet done, at most
 # What the helpers being forked will run. A global rather than an argument of the
 # executor, which would keep it alive for as long as the helpers run: a tokenizer
 # that keeps its helpers could then never be collected.
-_inherited: Callable | None = None
+_inherited: tuple | None = None  # (work, ends)
 _work: Callable | None = None  # in a helper: what it runs
+_ends: Any = None  # in a helper: share_out's [next from the front, next from the back]
 
 
 def can_fork() -> bool:
@@ -82,8 +89,8 @@ def own_peak_bytes() -> int:
 
 
 def _start() -> None:
-    global _work
-    _work = _inherited
+    global _work, _ends
+    _work, _ends = _inherited
     die_with_parent()
     reset_peak()  # from here on, the peak memory is the helper's own
     # What was inherited is never garbage: collections leave it alone, so its pages
@@ -99,25 +106,54 @@ def _ready() -> None:
     """A task that does nothing: submitting it forks the helpers."""
 
 
+def take(ends: Any, front: bool) -> int | None:
+    """Claim the next item of a shared list, from the front or from the back; None
+    once the two ends have met.
+
+    >>> import multiprocessing
+    >>> ends = multiprocessing.Array("q", [0, 2])
+    >>> take(ends, True), take(ends, False), take(ends, False), take(ends, True)
+    (0, 2, 1, None)
+    """
+    with ends.get_lock():
+        k = ends[0] if front else ends[1]
+        if ends[0] > ends[1]:
+            return None
+        ends[0 if front else 1] = k + 1 if front else k - 1
+    return k
+
+
+def _serve(items: list) -> tuple[list[tuple[int, Any]], int]:
+    """In a helper: work on items from the back of the list until the ends meet."""
+    done = []
+    while (k := take(_ends, front=False)) is not None:
+        done.append((k, _work(items[k])))
+    return done, own_peak_bytes()
+
+
 class Helpers:
-    """``size`` forked helper processes that run ``work(item)``; for 1, this process.
+    """``size`` processes that run ``work(item)``: forked helpers, this process among
+    them if ``share``; for 1, this process alone.
 
     The helpers keep ``work`` as it was when they were forked; this object keeps
     no reference to it, so that a tokenizer can keep its helpers and still be
-    garbage collected.
+    garbage collected (``share_out`` is given this process's own).
     """
 
-    def __init__(self, work: Callable, size: int):
+    def __init__(self, work: Callable, size: int, share: bool = False):
         global _inherited
         self.size, self.peak_bytes, self.closed = size, 0, False
+        self.forked = size - 1 if share else size  # helpers to fork
         self.owner = os.getpid()  # a forked copy of this object must not use them
-        self.work = self.executor = None
+        self.work = self.executor = self.ends = None
         if size < 2 or not can_fork():
             self.work = work  # this process does everything
             return
         context = multiprocessing.get_context("fork")
-        self.executor = ProcessPoolExecutor(size, context, initializer=_start)
-        _inherited = work
+        if share:  # made before the fork, so that the helpers share it
+            self.ends = context.Array("q", 2)
+        self.executor = ProcessPoolExecutor(self.forked, context, initializer=_start)
+        _inherited = (work, self.ends)
         try:
             self.executor.submit(_ready).result()  # forks all of them, now
         except BaseException:
@@ -159,6 +195,31 @@ class Helpers:
         except BaseException:
             self.close(wait=False)
             raise
+
+    def share_out(self, items: list, here: Callable) -> list:
+        """[work(item) for item in items], this process taking items from the front
+        of the list and the helpers from the back, until they meet.
+
+        ``here`` is the work as this process has it. Errors as in ``map``.
+        """
+        if self.closed:
+            raise RuntimeError("these helpers have been stopped")
+        if self.executor is None:
+            return [(self.work or here)(item) for item in items]
+        results = [None] * len(items)
+        with self.ends.get_lock():
+            self.ends[0], self.ends[1] = 0, len(items) - 1
+        try:
+            served = [self.executor.submit(_serve, items) for _ in range(self.forked)]
+            while (k := take(self.ends, front=True)) is not None:
+                results[k] = here(items[k])
+            for done in self.done(served, futures.ALL_COMPLETED):
+                for j, result in done:
+                    results[j] = result
+        except BaseException:
+            self.close(wait=False)
+            raise
+        return results
 
     def done(self, waiting: list[futures.Future], until: str) -> Iterator:
         """Wait for waiting's futures (the first or all), then yield what is done."""

@@ -89,10 +89,10 @@ class Tokenizer(core.Tokenizer):
     def encode_batch(
         self, texts: Iterable[str], workers: int | None = None, **options: Any
     ) -> list[list[int]]:
-        """encode() on each text, shared by ``workers`` helper processes.
+        """encode() on each text, by ``workers`` processes, this one included.
 
-        The helpers are kept for later calls, until ``close()``; a batch too small to
-        gain is encoded here.
+        The helper processes are kept for later calls, until ``close()``; a batch too
+        small to gain is encoded here alone.
         """
         from . import batch
 

@@ -221,7 +221,8 @@ def main(argv=None) -> int:
                     print(f"  cell {v['index']}: {v['reason']}")
         else:
             print(
-                f"{name}: nothing runs in the page: {new['metadata'].get(REASON_KEY)}"
+                f"{name}: nothing runs in the page: "
+                f"{new['metadata'].get(REASON_KEY) or 'it shows no code to run'}"
             )
         if new != notebook:
             stale.append(name)

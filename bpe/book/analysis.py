@@ -9,10 +9,13 @@ chapters report. They accept either this package's ``Tokenizer`` or a
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..train import Pair, vocab_from_merges
+
+if TYPE_CHECKING:
+    from ..tokenizer import Tokenizer
 
 
 def encode_plain(encoder: Any, text: str) -> list[int]:
@@ -145,12 +148,12 @@ def split_tokens(encoder: Any, text: str) -> list[bytes]:
     return [encoder.vocab[i] for i in ids]
 
 
-def changed_texts(before, after, texts):
+def changed_texts(before: Any, after: Any, texts: Iterable[str]) -> int:
     """How many of texts after encodes to other ids than before does."""
     return sum(encode_plain(before, t) != encode_plain(after, t) for t in texts)
 
 
-def first_merges(extended, start, n):
+def first_merges(extended: Tokenizer, start: Tokenizer, n: int) -> Tokenizer:
     """The tokenizer that extends start by only the first n of extended's new merges.
 
     Training is greedy, so it is what asking for n merges would have learned.
@@ -163,7 +166,7 @@ def first_merges(extended, start, n):
     return Tokenizer(vocab, merges, start.specials, start.pattern)
 
 
-def fewest(enough, most):
+def fewest(enough: Callable[[int], bool], most: int) -> int:
     """The smallest n in 0..most for which enough(n) holds, by bisection.
 
     enough must stay true once it is (as "this many merges reach the target" does
@@ -181,7 +184,7 @@ def fewest(enough, most):
     return lo
 
 
-def entries(encoder):
+def entries(encoder: Any) -> int:
     """How many tokens a vocabulary holds, special tokens included.
 
     >>> from bpe.interop.openai import get_encoding

@@ -134,7 +134,7 @@ def en_vi_pairs(corpus: str = "ntrex128") -> list[tuple[str, str]]:
     return list(zip(en, vi))
 
 
-def ntrex_split(every=5):
+def ntrex_split(every: int = 5) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """(training pairs, held-out pairs) of NTREX-128, holding out whole news stories.
 
     The stories are taken in file order and every ``every``-th one (the 5th, the

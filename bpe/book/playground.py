@@ -25,6 +25,7 @@ from pathlib import Path
 import bpe
 
 from ..disk.atomic import write_atomically
+from ..files import PathLike
 from ..interop.openai import get_encoding
 from .corpora import tinystories_files
 from .jspattern import js_pattern
@@ -156,7 +157,7 @@ def catalogue(scripts: dict[str, str]) -> str:
     return f"{BOM}window.BPE_CATALOGUE = {text};\n"
 
 
-def write(out) -> list[Path]:
+def write(out: PathLike) -> list[Path]:
     """Write the page's scripts into out/playground; return the files written."""
     folder = Path(out) / "playground"
     folder.mkdir(parents=True, exist_ok=True)

@@ -8,6 +8,7 @@ the script's ``train`` under Node against ``bpe.train``.
 
 import html
 from pathlib import Path
+from typing import Any
 
 CORE = Path(__file__).with_name("bpe.js")  # shared with the token playground
 SCRIPT = Path(__file__).with_name("explorer.js")
@@ -103,7 +104,7 @@ chapter 05):
 </div>"""
 
 
-def explorer(corpus: str, word: str = WORD):
+def explorer(corpus: str, word: str = WORD) -> Any:
     """Show the merge explorer in a notebook, prefilled with corpus."""
     from IPython.display import HTML
 

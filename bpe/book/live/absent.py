@@ -59,17 +59,19 @@ class AbsentModule(types.ModuleType):
 class AbsentFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds the ABSENT modules (and any submodule of one) when nothing else does."""
 
-    def find_spec(self, fullname: str, path=None, target=None):
+    def find_spec(
+        self, fullname: str, path: object = None, target: object = None
+    ) -> importlib.machinery.ModuleSpec | None:
         if fullname.split(".")[0] not in ABSENT:
             return None
         return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
 
-    def create_module(self, spec):
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
         module = AbsentModule(spec.name)
         module.__path__ = []
         return module
 
-    def exec_module(self, module) -> None:
+    def exec_module(self, module: types.ModuleType) -> None:
         pass
 
 

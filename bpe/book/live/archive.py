@@ -18,6 +18,7 @@ import zipfile
 from pathlib import Path
 
 from ...disk.atomic import replacing
+from ...files import PathLike
 
 HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parents[1]  # bpe/
@@ -64,7 +65,7 @@ def archive_bytes() -> bytes:
     return buffer.getvalue()
 
 
-def write(out) -> list[Path]:
+def write(out: PathLike) -> list[Path]:
     folder = Path(out) / "live"
     folder.mkdir(parents=True, exist_ok=True)
     files = {ARCHIVE: archive_bytes()}
@@ -75,7 +76,7 @@ def write(out) -> list[Path]:
     return [folder / name for name in files]
 
 
-def vendor(package, out) -> list[Path]:
+def vendor(package: PathLike, out: PathLike) -> list[Path]:
     """Copy Pyodide's files from the npm package's folder into out (replaced)."""
     package, out = Path(package), Path(out)
     names = PYODIDE_FILES + PYODIDE_NOTICES

@@ -15,6 +15,7 @@ import io
 import linecache
 import time
 import traceback
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -118,7 +119,7 @@ def split_last_expression(
     return tree, None
 
 
-def own_frames(error: BaseException):
+def own_frames(error: BaseException) -> types.TracebackType | None:
     """The traceback from the cell's first frame on (this module's frames dropped)."""
     tb = error.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename == __file__:

@@ -128,7 +128,7 @@ class PagePython:
             raise RuntimeError(f"the script failed in Pyodide:\n{answer['error']}")
         return answer
 
-    def ask(self, script: str, job_input=None) -> dict:
+    def ask(self, script: str, job_input: object = None) -> dict:
         return self.send({"script": script, "input": job_input})
 
     def close(self) -> None:
@@ -199,7 +199,7 @@ def notebook_text(notebook: dict) -> str:
     return json.dumps(notebook, ensure_ascii=False, indent=1) + "\n"
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("notebooks", nargs="*", type=Path)
     parser.add_argument("--check", action="store_true", help="change nothing")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from docutils import nodes
 
@@ -22,12 +23,15 @@ from .archive import ARCHIVE, PYODIDE_FILES, ROOT
 from .classify import IMPORTS_KEY, LIVE_TAG, REASON_KEY, hidden
 from .page import CONSOLE_SETUP
 
+if TYPE_CHECKING:
+    from sphinx.application import Sphinx
+
 PYODIDE = ROOT / "vendor" / "pyodide"
 CONSOLE = "book/console"
 GENERATED = ROOT / "_build" / "generated" / "live"
 
 
-def mark_cells(app, doctree) -> None:
+def mark_cells(app: Sphinx, doctree: nodes.document) -> None:
     """Give each notebook cell's container the id cell-N."""
     for node in doctree.findall(nodes.container):
         if node.get("nb_element") == "cell_code" and node.get("cell_index") is not None:
@@ -65,7 +69,7 @@ def cells_of(path: Path) -> list[dict]:
     return found
 
 
-def page_data(app, pagename: str, context: dict) -> dict | None:
+def page_data(app: Sphinx, pagename: str, context: dict) -> dict | None:
     """The JSON for live.js on one page, or None for pages without Python."""
     is_console = pagename == CONSOLE
     is_chapter = pagename.startswith("notebooks/")
@@ -89,7 +93,13 @@ def page_data(app, pagename: str, context: dict) -> dict | None:
     return data
 
 
-def add_live(app, pagename, templatename, context, doctree) -> None:
+def add_live(
+    app: Sphinx,
+    pagename: str,
+    templatename: str,
+    context: dict,
+    doctree: nodes.document | None,
+) -> None:
     data = page_data(app, pagename, context)
     if data is None:
         return
@@ -99,7 +109,7 @@ def add_live(app, pagename, templatename, context, doctree) -> None:
     app.add_css_file("live/live.css")
 
 
-def setup(app) -> dict:
+def setup(app: Sphinx) -> dict:
     app.connect("doctree-read", mark_cells)
     app.connect("html-page-context", add_live)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Callable, Iterator
 from re import (  # noqa: F401  (the names regex has too)
     ASCII,
     DOTALL,
@@ -296,41 +297,87 @@ def escape(
     return re.escape(pattern)
 
 
-def search(pattern, string, flags=0, pos=None, endpos=None):
+def search(
+    pattern: str | Pattern,
+    string: str,
+    flags: int = 0,
+    pos: int | None = None,
+    endpos: int | None = None,
+) -> re.Match | None:
     return compile(pattern, flags).search(string, *span(pos, endpos, string))
 
 
-def match(pattern, string, flags=0, pos=None, endpos=None):
+def match(
+    pattern: str | Pattern,
+    string: str,
+    flags: int = 0,
+    pos: int | None = None,
+    endpos: int | None = None,
+) -> re.Match | None:
     return compile(pattern, flags).match(string, *span(pos, endpos, string))
 
 
-def fullmatch(pattern, string, flags=0, pos=None, endpos=None):
+def fullmatch(
+    pattern: str | Pattern,
+    string: str,
+    flags: int = 0,
+    pos: int | None = None,
+    endpos: int | None = None,
+) -> re.Match | None:
     return compile(pattern, flags).fullmatch(string, *span(pos, endpos, string))
 
 
-def findall(pattern, string, flags=0, pos=None, endpos=None, overlapped=False):
+def findall(
+    pattern: str | Pattern,
+    string: str,
+    flags: int = 0,
+    pos: int | None = None,
+    endpos: int | None = None,
+    overlapped: bool = False,
+) -> list:
     no_overlaps(overlapped)
     return compile(pattern, flags).findall(string, *span(pos, endpos, string))
 
 
-def finditer(pattern, string, flags=0, pos=None, endpos=None, overlapped=False):
+def finditer(
+    pattern: str | Pattern,
+    string: str,
+    flags: int = 0,
+    pos: int | None = None,
+    endpos: int | None = None,
+    overlapped: bool = False,
+) -> Iterator[re.Match]:
     no_overlaps(overlapped)
     return compile(pattern, flags).finditer(string, *span(pos, endpos, string))
 
 
-def split(pattern, string, maxsplit=0, flags=0):
+def split(
+    pattern: str | Pattern, string: str, maxsplit: int = 0, flags: int = 0
+) -> list[str]:
     return compile(pattern, flags).split(string, maxsplit)
 
 
-def sub(pattern, repl, string, count=0, flags=0):
+def sub(
+    pattern: str | Pattern,
+    repl: str | Callable,
+    string: str,
+    count: int = 0,
+    flags: int = 0,
+) -> str:
     return compile(pattern, flags).sub(repl, string, count)
 
 
-def subn(pattern, repl, string, count=0, flags=0):
+def subn(
+    pattern: str | Pattern,
+    repl: str | Callable,
+    string: str,
+    count: int = 0,
+    flags: int = 0,
+) -> tuple[str, int]:
     return compile(pattern, flags).subn(repl, string, count)
 
 
-def span(pos: int | None, endpos: int | None, string) -> tuple[int, int]:
+def span(pos: int | None, endpos: int | None, string: str) -> tuple[int, int]:
     """regex's optional pos and endpos, as re's positional arguments."""
     return (pos or 0, len(string) if endpos is None else endpos)
 

@@ -24,24 +24,30 @@ def corpus(tmp_path):
     return path
 
 
+def train_argv(corpus, out, *options, vocab_size=300):
+    """The arguments of ``bpe train corpus --vocab-size N --out out [options]``."""
+    return [
+        "train",
+        str(corpus),
+        "--vocab-size",
+        str(vocab_size),
+        "--out",
+        str(out),
+        *options,
+    ]
+
+
+def train(corpus, out, *options, vocab_size=300):
+    """Run ``bpe train ... --quiet`` in this process; it must succeed."""
+    assert (
+        main(train_argv(corpus, out, "--quiet", *options, vocab_size=vocab_size)) == 0
+    )
+
+
 def test_train_encode_decode_round_trip(tmp_path, corpus, capsys):
     out = tmp_path / "tok"
     assert (
-        main(
-            [
-                "train",
-                str(corpus),
-                "--vocab-size",
-                "300",
-                "--special",
-                EOT,
-                "--out",
-                str(out),
-                "--quiet",
-                "--workers",
-                "2",
-            ]
-        )
+        main(train_argv(corpus, out, "--special", EOT, "--quiet", "--workers", "2"))
         == 0
     )
     report = capsys.readouterr().out
@@ -77,27 +83,25 @@ def test_errors_are_one_line(tmp_path, corpus, capsys):
     out = str(tmp_path / "tok")
     one_line_error(
         capsys,
-        ["train", str(tmp_path / "nope.txt"), "--vocab-size", "300", "--out", out],
+        train_argv(tmp_path / "nope.txt", out),
         "no such file",
     )
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"abc\xffdef")
     one_line_error(
         capsys,
-        ["train", str(bad), "--vocab-size", "300", "--out", out, "--quiet"],
+        train_argv(bad, out, "--quiet"),
         "offset 3",
     )
-    one_line_error(
-        capsys, ["train", str(corpus), "--vocab-size", "10", "--out", out], "too small"
-    )
+    one_line_error(capsys, train_argv(corpus, out, vocab_size=10), "too small")
     one_line_error(
         capsys,
-        ["train", str(corpus), "--vocab-size", "300", "--special", "", "--out", out],
+        train_argv(corpus, out, "--special", ""),
         "non-empty",
     )
     one_line_error(
         capsys,
-        ["train", str(corpus), "--vocab-size", "300", "--workers", "0", "--out", out],
+        train_argv(corpus, out, "--workers", "0"),
         "--workers",
     )
     one_line_error(
@@ -109,19 +113,7 @@ def test_errors_are_one_line(tmp_path, corpus, capsys):
 
 def test_decode_errors(tmp_path, corpus, capsys):
     out = tmp_path / "tok"
-    main(
-        [
-            "train",
-            str(corpus),
-            "--vocab-size",
-            "300",
-            "--special",
-            EOT,
-            "--out",
-            str(out),
-            "--quiet",
-        ]
-    )
+    train(corpus, out, "--special", EOT)
     capsys.readouterr()
     ids = tmp_path / "ids.txt"
     ids.write_text("1 2 banana", encoding="utf-8")
@@ -132,7 +124,7 @@ def test_decode_errors(tmp_path, corpus, capsys):
 
 def test_unknown_special_in_tokenizer_folder(tmp_path, corpus, capsys):
     out = tmp_path / "tok"
-    main(["train", str(corpus), "--vocab-size", "300", "--out", str(out), "--quiet"])
+    train(corpus, out)
     (out / "special_tokens.json").write_text('["<|unknown|>"]', encoding="utf-8")
     capsys.readouterr()
     one_line_error(
@@ -159,7 +151,7 @@ def test_out_is_checked_before_any_work(tmp_path, corpus, capsys, monkeypatch):
     a_file.write_text("x")
     one_line_error(
         capsys,
-        ["train", str(corpus), "--vocab-size", "300", "--out", str(a_file)],
+        train_argv(corpus, a_file),
         "not a folder",
     )
 
@@ -168,34 +160,20 @@ def test_small_problems_get_one_clear_line(tmp_path, corpus, capsys):
     out = str(tmp_path / "tok")
     one_line_error(
         capsys,
-        ["train", str(tmp_path), "--vocab-size", "300", "--out", out],
+        train_argv(tmp_path, out),
         "is a directory",
     )
     empty = tmp_path / "empty.txt"
     empty.write_text("")
-    one_line_error(
-        capsys, ["train", str(empty), "--vocab-size", "300", "--out", out], "empty"
-    )
+    one_line_error(capsys, train_argv(empty, out), "empty")
     assert not (tmp_path / "tok").exists()
     one_line_error(
         capsys,
-        ["train", str(corpus), "--vocab-size", "lots", "--out", out],
+        train_argv(corpus, out, vocab_size="lots"),
         "--vocab-size",
     )
     one_line_error(capsys, ["frobnicate"], "invalid choice")
-    main(
-        [
-            "train",
-            str(corpus),
-            "--vocab-size",
-            "300",
-            "--special",
-            EOT,
-            "--out",
-            out,
-            "--quiet",
-        ]
-    )
+    train(corpus, out, "--special", EOT)
     (tmp_path / "tok" / "special_tokens.json").write_text("[oops", encoding="utf-8")
     capsys.readouterr()
     one_line_error(
@@ -206,20 +184,7 @@ def test_small_problems_get_one_clear_line(tmp_path, corpus, capsys):
 def test_running_out_of_pairs_is_one_plain_sentence(tmp_path, capsys):
     small = tmp_path / "small.txt"
     small.write_text("ab ab ab", encoding="utf-8")
-    assert (
-        main(
-            [
-                "train",
-                str(small),
-                "--vocab-size",
-                "1000",
-                "--out",
-                str(tmp_path / "t"),
-                "--quiet",
-            ]
-        )
-        == 0
-    )
+    train(small, tmp_path / "t", vocab_size=1000)
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "ran out of pairs" in err[0] and "OutOfPairs" not in err[0]
 
@@ -227,19 +192,7 @@ def test_running_out_of_pairs_is_one_plain_sentence(tmp_path, capsys):
 def test_workers_are_capped_and_the_report_says_so(tmp_path, corpus, capsys):
     import os
 
-    main(
-        [
-            "train",
-            str(corpus),
-            "--vocab-size",
-            "300",
-            "--workers",
-            "1000",
-            "--out",
-            str(tmp_path / "t"),
-            "--quiet",
-        ]
-    )
+    train(corpus, tmp_path / "t", "--workers", "1000")
     report = capsys.readouterr().out
     assert "(1000 asked)" in report and f"{min(os.cpu_count(), 2)} worker" in report
 
@@ -250,7 +203,7 @@ def test_an_interrupted_save_leaves_the_old_tokenizer_and_exits_130(
     from bpe.disk import atomic
 
     out = tmp_path / "tok"
-    main(["train", str(corpus), "--vocab-size", "280", "--out", str(out), "--quiet"])
+    train(corpus, out, vocab_size=280)
     old = bpe.Tokenizer.load(out)
 
     def interrupted(*args):
@@ -258,31 +211,14 @@ def test_an_interrupted_save_leaves_the_old_tokenizer_and_exits_130(
 
     monkeypatch.setattr(atomic, "swap_in", interrupted)
     capsys.readouterr()
-    assert (
-        main(
-            ["train", str(corpus), "--vocab-size", "300", "--out", str(out), "--quiet"]
-        )
-        == 130
-    )
+    assert main(train_argv(corpus, out, "--quiet")) == 130
     assert capsys.readouterr().err.strip() == "bpe train: interrupted"
     assert bpe.Tokenizer.load(out) == old
 
 
 def test_encode_and_decode_stream_byte_for_byte(tmp_path, corpus):
     out = tmp_path / "tok"
-    main(
-        [
-            "train",
-            str(corpus),
-            "--vocab-size",
-            "300",
-            "--special",
-            EOT,
-            "--out",
-            str(out),
-            "--quiet",
-        ]
-    )
+    train(corpus, out, "--special", EOT)
     text = ("café 🙃 line\r\n" * 3000 + "x" * 70_000 + " end" + EOT + "tail\n").encode()
     encode = subprocess.run(
         [sys.executable, "-m", "bpe", "encode", "--tokenizer", str(out)],
@@ -321,7 +257,7 @@ def test_a_pipeline_of_encode_and_decode_runs_in_bounded_memory(tmp_path, corpus
     import threading
 
     out = tmp_path / "tok"
-    main(["train", str(corpus), "--vocab-size", "300", "--out", str(out), "--quiet"])
+    train(corpus, out)
     line = ("Once upon a time, there was a little boat. " * 20 + "\r\n").encode()
     command = [sys.executable, "-m", "bpe"]
     encode = subprocess.Popen(
@@ -385,16 +321,8 @@ def test_stopping_bpe_train_stops_its_workers_quietly(
             sys.executable,
             "-m",
             "bpe",
-            "train",
-            str(big),
-            "--vocab-size",
-            "5000",
-            "--workers",
-            "2",
-            "--out",
-            str(out),
-            "--quiet",
-        ],
+            *train_argv(big, out, "--workers", "2", "--quiet", vocab_size=5000),
+        ],  # fmt: skip
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )

@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from re import (  # noqa: F401  (the names regex has too)
     ASCII,
     DOTALL,
@@ -297,58 +297,34 @@ def escape(
     return re.escape(pattern)
 
 
-def search(
-    pattern: str | Pattern,
-    string: str,
-    flags: int = 0,
-    pos: int | None = None,
-    endpos: int | None = None,
-) -> re.Match | None:
-    return compile(pattern, flags).search(string, *span(pos, endpos, string))
+def scanner(name: str) -> Callable:
+    """regex's module-level ``name`` (search, match, ...): re's Pattern method of it.
+
+    It takes regex's optional pos and endpos; ``overlapped``, which only regex has,
+    raises ``error``.
+    """
+
+    def scan(
+        pattern: str | Pattern,
+        string: str,
+        flags: int = 0,
+        pos: int | None = None,
+        endpos: int | None = None,
+        overlapped: bool = False,
+    ):
+        if overlapped:
+            raise error("the regex stand-in has no overlapped matching")
+        method = getattr(compile(pattern, flags), name)
+        return method(string, *span(pos, endpos, string))
+
+    scan.__name__ = scan.__qualname__ = name
+    scan.__doc__ = f"regex.{name}, run by re's Pattern.{name}."
+    return scan
 
 
-def match(
-    pattern: str | Pattern,
-    string: str,
-    flags: int = 0,
-    pos: int | None = None,
-    endpos: int | None = None,
-) -> re.Match | None:
-    return compile(pattern, flags).match(string, *span(pos, endpos, string))
-
-
-def fullmatch(
-    pattern: str | Pattern,
-    string: str,
-    flags: int = 0,
-    pos: int | None = None,
-    endpos: int | None = None,
-) -> re.Match | None:
-    return compile(pattern, flags).fullmatch(string, *span(pos, endpos, string))
-
-
-def findall(
-    pattern: str | Pattern,
-    string: str,
-    flags: int = 0,
-    pos: int | None = None,
-    endpos: int | None = None,
-    overlapped: bool = False,
-) -> list:
-    no_overlaps(overlapped)
-    return compile(pattern, flags).findall(string, *span(pos, endpos, string))
-
-
-def finditer(
-    pattern: str | Pattern,
-    string: str,
-    flags: int = 0,
-    pos: int | None = None,
-    endpos: int | None = None,
-    overlapped: bool = False,
-) -> Iterator[re.Match]:
-    no_overlaps(overlapped)
-    return compile(pattern, flags).finditer(string, *span(pos, endpos, string))
+search, match, fullmatch, findall, finditer = map(
+    scanner, ["search", "match", "fullmatch", "findall", "finditer"]
+)
 
 
 def split(
@@ -380,8 +356,3 @@ def subn(
 def span(pos: int | None, endpos: int | None, string: str) -> tuple[int, int]:
     """regex's optional pos and endpos, as re's positional arguments."""
     return (pos or 0, len(string) if endpos is None else endpos)
-
-
-def no_overlaps(overlapped: bool) -> None:
-    if overlapped:
-        raise error("the regex stand-in has no overlapped matching")

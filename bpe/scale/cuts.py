@@ -8,11 +8,14 @@ bytes (files) and str (streams). Two kinds of cut are safe:
 * before a special token, unless another special token's occurrence covers that
   place (with ``<|a|>`` and ``Q<|a|>``, not inside ``Q<|a|>``), and never after
   the start of one that the text read so far leaves unfinished;
-* with GPT-2's pattern (``PAT``), between two ASCII characters the pattern never
-  joins: a visible one and a whitespace one after it, or two visible ones of
-  different kinds (letter, digit, other) unless the first is an apostrophe,
-  which may begin a contraction. ASCII is never part of a multi-byte character,
-  and PAT has no lookbehind, so each side splits as it would in the whole text.
+* with GPT-2's pattern (``PAT``), between two characters the pattern never joins:
+  any character but whitespace, and a whitespace one after it (no piece of PAT
+  goes on past its last character into whitespace, whatever the character, so
+  no Unicode table is needed); or two visible ASCII characters of different kinds
+  (letter, digit, other), unless the first is an apostrophe, which may begin a
+  contraction. PAT has no lookbehind, so each side splits as it would in the
+  whole text. In a file's bytes, each of these places comes before an ASCII byte
+  or the first byte of a character, never inside one.
 
 A file with no such place for a long stretch (one enormous word, say) is read on
 until one comes: memory grows with the longest stretch that cannot be cut.
@@ -32,12 +35,37 @@ from ..pretokenize import PAT
 BLOCK = 1 << 20  # bytes a worker reads at a time
 Text = str | bytes  # the rules serve both: a file's bytes, a stream's text
 Opener = Callable[..., IO[bytes]]  # open, or fsspec.open for a URL
+# Unicode's White_Space: the 25 characters of regex's \s, and of tiktoken's.
+WHITE_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
+WHITE_SPACE += "\u2028\u2029\u202f\u205f\u3000"
+# re's \s also takes U+001C..U+001F, regex's does not: no cut is made after them.
+NOT_BEFORE_A_CUT = WHITE_SPACE + "\x1c\x1d\x1e\x1f"
 _L, _D = "A-Za-z", "0-9"
 _O = "!-&(-/:-@\\[-`{-~"  # visible ASCII: not a letter, a digit or an apostrophe
-PAT_CUTS = (
-    rf"(?<=[!-~])(?=[\t\n\x0b\x0c\r ])|(?<=[{_L}])(?=[{_D}'{_O}])"
-    rf"|(?<=[{_D}])(?=[{_L}'{_O}])|(?<=[{_O}])(?=[{_L}{_D}])"
+ASCII_KINDS = (  # two visible ASCII characters of different kinds
+    rf"(?<=[{_L}])(?=[{_D}'{_O}])|(?<=[{_D}])(?=[{_L}'{_O}])|(?<=[{_O}])(?=[{_L}{_D}])"
 )
+
+
+def before_whitespace(kind: type) -> str | bytes:
+    """A regex (over str, or over UTF-8 bytes) for: whitespace after anything else."""
+    if kind is str:
+        ahead = "".join(map(re.escape, WHITE_SPACE))
+        behind = "".join(map(re.escape, NOT_BEFORE_A_CUT))
+        return f"(?=[{ahead}])(?<=[^{behind}])"
+    spaces = [c.encode() for c in WHITE_SPACE]
+    first = re.escape(bytes(sorted({c[0] for c in spaces})))  # a quick test first
+    ahead = b"|".join(map(re.escape, spaces))
+    # The character before: one ASCII byte, or a multi-byte character's last byte.
+    ascii_ok = re.escape(bytes(b for b in range(128) if chr(b) not in NOT_BEFORE_A_CUT))
+    not_these = [c.encode() for c in NOT_BEFORE_A_CUT if c > "\x7f"]
+    behind = b"".join(b"(?<!%s)" % re.escape(c) for c in not_these)
+    return b"(?=[%s])(?=%s)(?:(?<=[%s])|(?<=[\x80-\xbf])%s)" % (
+        first,
+        ahead,
+        ascii_ok,
+        behind,
+    )
 
 
 @functools.lru_cache(maxsize=8)
@@ -45,7 +73,9 @@ def pattern_cuts(kind: type, pattern: str | None) -> re.Pattern | None:
     """The places pattern never joins across, as a regex over str or bytes (or None)."""
     if pattern != PAT:
         return None
-    return re.compile(PAT_CUTS.encode() if kind is bytes else PAT_CUTS)
+    if kind is bytes:
+        return re.compile(before_whitespace(bytes) + b"|" + ASCII_KINDS.encode())
+    return re.compile(before_whitespace(str) + "|" + ASCII_KINDS)
 
 
 def covered(text: Text, i: int, specials: Sequence[Text]) -> bool:

@@ -1,7 +1,7 @@
 """Counting GPT-2's pre-tokens word by word: each distinct word meets the regex once.
 
 ``pretokenize.count_strings`` runs the pattern over all the text. But a corpus is
-mostly the same few thousand words again and again, and GPT-2's pattern never lets
+mostly the same words again and again, and GPT-2's pattern never lets
 a piece run across a single space that has a visible character on one side: the
 space starts the next piece (" ?\\p{L}+" and its neighbours) and no piece before it
 reaches past it. So the text can be cut at every space by ``str.split`` (C code),

@@ -1,4 +1,4 @@
-"""Where text may be cut: every place cuts.py allows changes no pre-token, in any script."""
+"""Where text may be cut: no place cuts.py allows changes a pre-token, in any script."""
 
 import sys
 

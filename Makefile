@@ -33,11 +33,14 @@ $(PYODIDE): | $(STAMP)
 	npm install --silent --no-save --no-audit --no-fund --prefix .cache/npm/pyodide pyodide@$(PYODIDE_VERSION)
 	$(PYTHON) -m bpe.book.live.archive --vendor .cache/npm/pyodide/node_modules/pyodide vendor/pyodide
 
+# _build/generated is served as _static/: the playground's files, the page's Python, and
+# the book's own source, bpe-book-source.zip, which the intro's "Get the code" links.
 book: $(STAMP) $(MATHJAX) $(PYODIDE)
 	rm -rf _build/html
 	$(PYTHON) -m bpe.book.site _config.yml _build/site_config.yml
 	$(PYTHON) -m bpe.book.playground _build/generated
 	$(PYTHON) -m bpe.book.live.archive _build/generated
+	$(PYTHON) -m bpe.book.source_archive _build/generated
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going --config _build/site_config.yml
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html"
 
@@ -48,6 +51,7 @@ preview: $(STAMP) $(MATHJAX) $(PYODIDE)
 	$(PYTHON) -m bpe.book.site _config.yml _build/site_config.yml --stored-outputs
 	$(PYTHON) -m bpe.book.playground _build/generated
 	$(PYTHON) -m bpe.book.live.archive _build/generated
+	$(PYTHON) -m bpe.book.source_archive _build/generated
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going --config _build/site_config.yml
 
 # JupyterLab (requirements-lab.txt), installed into .venv when missing, for running the cells.
@@ -96,6 +100,8 @@ test: lint test-package test-notebooks test-lab book test-browser
 
 bench: $(STAMP)
 	$(PYTHON) bench/bench_train.py
+	$(PYTHON) bench/bench_memory.py
+	$(PYTHON) bench/bench_words.py  # corpora whose distinct pre-tokens grow with size
 	$(PYTHON) bench/bench_encode.py
 	$(PYTHON) bench/bench_js.py
 	$(MAKE) preview  # the page's Python is timed on the site as the notebooks stand now

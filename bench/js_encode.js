@@ -17,7 +17,7 @@ const vocabularies = {};
 
 function encodeByScan(text, vocabulary) { // the old playground encoder's cost
   const out = [];
-  for (const piece of BPE.pieces(text, vocabulary.pattern)) {
+  for (const piece of BPE.pieces(text, vocabulary.pattern, vocabulary.unicode)) {
     const parts = vocabulary.rank.has(piece) ? [piece]
       : BPE.mergeByScan(Array.from(piece), vocabulary.rankOf, vocabulary.rule === "merges");
     for (const part of parts) out.push(vocabulary.rank.get(part));

@@ -13,7 +13,11 @@
 //   {op: "trained", text, merges, options, texts, allowSpecial}: ids of texts under
 //       the vocabulary those merges make (the playground's "train on my text").
 //   {op: "trace", text, merges, options, word}: the explorer's trace of word.
-//   {op: "newer"}: bpe.js's copy of tiktoken's Unicode view (bpe.interop.unicode).
+//   {op: "changed"}: bpe.js's swaps for Unicode (CHANGED, STAND_INS: bpe.interop.unicode).
+//   {op: "classes", classes, unicode}: {class: [[first, last], ...]}, the code points
+//       that this engine's \p{class} takes once bpe.js has swapped them (seenAs).
+//   {op: "pieces", texts, unicode}: for each text, its pre-tokens' lengths in code
+//       points, as bpe.js cuts it with its pattern (GPT-2's) and the Unicode view.
 const fs = require("fs");
 const vm = require("vm");
 const readline = require("readline");
@@ -50,7 +54,7 @@ const ops = {
     let compared = 0;
     const differ = [];
     for (const text of texts) {
-      for (const piece of BPE.pieces(text, vocabulary.pattern)) {
+      for (const piece of BPE.pieces(text, vocabulary.pattern, vocabulary.unicode)) {
         compared += 1;
         const scan = BPE.mergeByScan(Array.from(piece), vocabulary.rankOf, everyPlace);
         const heap = BPE.mergeByHeap(piece, vocabulary.rankOf, everyPlace);
@@ -66,8 +70,27 @@ const ops = {
     const vocabulary = EXPLORER.vocabularyOf(EXPLORER.train(text, merges, options), options);
     return texts.map((t) => BPE.encode(t, vocabulary, allowSpecial).map((token) => token.id));
   },
-  newer() {
-    return BPE.NEWER;
+  changed() {
+    return { changed: BPE.CHANGED, standIns: BPE.STAND_INS };
+  },
+  classes({ classes, unicode }) {
+    const tests = classes.map((name) => new RegExp(`^\\p{${name}}$`, "u"));
+    const found = Object.fromEntries(classes.map((name) => [name, []]));
+    for (let c = 0; c < 0x110000; c++) {
+      if (c >= 0xd800 && c < 0xe000) continue;
+      const seen = BPE.seenAs(String.fromCodePoint(c), unicode);
+      tests.forEach((test, i) => {
+        if (!test.test(seen)) return;
+        const ranges = found[classes[i]], last = ranges[ranges.length - 1];
+        if (last && last[1] === c - 1) last[1] = c;
+        else ranges.push([c, c]);
+      });
+    }
+    return found;
+  },
+  pieces({ texts, unicode }) {
+    const decode = (piece) => Array.from(new TextDecoder().decode(Uint8Array.from(bytes(piece)))).length;
+    return texts.map((t) => BPE.pieces(t, BPE.PAT, unicode).map(decode));
   },
   trace({ text, merges, options = {}, word }) {
     const vocabulary = EXPLORER.vocabularyOf(EXPLORER.train(text, merges, options), options);

@@ -162,6 +162,30 @@ def test_ntrex_split_holds_out_whole_stories():
     assert (len(train), len(heldout)) == (1662, 335)
     assert sorted(train + heldout) == sorted(corpora.en_vi_pairs("ntrex128"))
     stories = corpora.lines(data.path(corpora.NTREX_DOCUMENTS))
-    story_of = dict(zip(corpora.en_vi_pairs("ntrex128"), stories))
+    story_of = dict(zip(corpora.en_vi_pairs("ntrex128"), stories, strict=True))
     assert not {story_of[p] for p in train} & {story_of[p] for p in heldout}
     assert len({story_of[p] for p in heldout}) == 123 // 5
+
+
+def test_a_chapter_credits_each_origin_once_where_it_first_loads(monkeypatch, capsys):
+    monkeypatch.setattr(data, "_credited", set())
+    corpora.tinystories_files()
+    corpora.heldout_stories()  # loads the stories again: no second credit
+    corpora.en_vi_pairs("ntrex128")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        data.credit(corpora.TINYSTORIES[0]),
+        *data.credits(list(corpora.EN_VI["ntrex128"])).splitlines(),
+    ]
+    assert all("github.com/" in line for line in lines), lines
+
+
+def test_the_page_s_reset_credits_the_data_again_as_a_new_kernel(monkeypatch, capsys):
+    from bpe.book.live import page
+
+    monkeypatch.setattr(data, "_credited", set())
+    corpora.tinystories_files()
+    page.reset()  # the page's cells then run as in a new kernel
+    corpora.tinystories_files()
+    credit = data.credit(corpora.TINYSTORIES[0])
+    assert capsys.readouterr().out.splitlines() == [credit, credit]

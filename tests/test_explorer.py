@@ -9,6 +9,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from js_strings import strings
@@ -16,7 +17,8 @@ from js_strings import strings
 import bpe
 from bpe.book.display import trace_encode
 from bpe.book.widget import explorer_html
-from bpe.interop.unicode import DIFFERENCES
+from bpe.interop.unicode import DIFFERENCES, find_as_tiktoken
+from bpe.pretokenize import finder
 
 CORPORA = {
     "toy": (Path(__file__).resolve().parents[1] / "data" / "toy_corpus.txt").read_text(
@@ -34,7 +36,8 @@ CORPORA = {
     "digits": "12345678 1234 99 2026-11-30 3.14159 1,000,000 007 " * 6,
     "whitespace": "a  b\t\tc \n\n d\u00a0e\u2028f   \n" * 5,
     "long": "word " * 1500,  # more than 4,000 characters: only the first 4,000 count
-    # letters of new Unicode versions, which bpe.train sees as tiktoken does
+    # letters of new Unicode versions, which tiktoken does not know; bpe.train (and so
+    # the explorer) reads them as `regex` does
     "newer": "".join(
         f"a{chr(first)}b {chr(last)}{chr(last)}c " for first, last, _ in DIFFERENCES
     )
@@ -84,6 +87,32 @@ def test_generated_texts(node, text, tie_break, pretokenizer):
     options = {"tieBreak": tie_break, "pretokenizer": pretokenizer}
     got = javascript_merges(node, text, 30, **options)
     assert got == python_merges(text, 30, tie_break, pretokenizer)
+
+
+def changed_code_points(node) -> list[str]:
+    """Every code point bpe.js swaps before matching (its CHANGED, bpe.interop.unicode):
+    the ones engines' Unicode tables may class differently."""
+    rows = node("changed")["changed"].split()
+    found = []
+    for row in rows:
+        first, _, last = row[:-2].partition("-")
+        found += map(chr, range(int(first, 16), int(last or first, 16) + 1))
+    return found
+
+
+def test_every_changed_code_point_is_cut_as_bpe_train_cuts(node):
+    """Exhaustively: each of the 27,045 code points, in a text that shows its
+    classes, is pre-tokenized by the explorer (bpe.js's GPT-2 pattern, `regex`'s
+    view) as by bpe.train; by tiktoken's view, as by find_as_tiktoken."""
+    points = changed_code_points(node)
+    assert len(points) == 27_045
+    texts = [f"x{c}y {c}{c}a 1{c} {c}'s \u0300{c} {c}" for c in points]
+    ours = node("pieces", texts=texts, unicode="regex")
+    assert ours == [[len(p) for p in finder(bpe.PAT)(t)] for t in texts]
+    search = regex.compile(bpe.PAT)
+    theirs = node("pieces", texts=texts, unicode="tiktoken")
+    assert theirs == [[len(p) for p in find_as_tiktoken(search, t)] for t in texts]
+    assert sum(a != b for a, b in zip(ours, theirs, strict=True)) > 17_000  # they part
 
 
 def test_the_rules_part_where_the_chapter_says(node, toy_corpus):

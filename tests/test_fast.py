@@ -7,8 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe
+from bpe.pretokenize import byte_table
+from bpe.scale.compact import SHIFT, compact_merges, merge_in_place
 from bpe.scale.indexed import descending, merge_counting
-from bpe.train import count_pairs, merge
+from bpe.train import count_pairs, merge, naive_merges
 
 EOT = "<|endoftext|>"
 METHODS = ["naive", "scan", "heap"]
@@ -117,6 +119,42 @@ def test_merge_counting_matches_a_full_recount(word, pair):
     for p in set(before) | set(after):
         assert delta.get(p, 0) == after[p] - before[p]
     assert set(created) == {p for p in after if 9 in p}
+
+
+@given(
+    st.lists(st.sampled_from([1, 2, 3]), max_size=12),
+    st.sampled_from([(1, 2), (2, 1), (1, 1), (2, 2)]),
+)
+def test_merge_in_place_matches_a_full_recount(word, pair):
+    merged, delta, where = list(word), {}, {}
+    merge_in_place(merged, pair[0], pair[1], 9, 1, delta, where, 7)
+    expected = merge(tuple(word), pair, 9)
+    assert tuple(merged) == expected
+    before, after = count_pairs({tuple(word): 1}), count_pairs({expected: 1})
+    for x, y in set(before) | set(after):
+        if (x, y) != pair:  # (a, b) is the caller's to drop whole
+            assert delta.get(x << SHIFT | y, 0) == after[x, y] - before[x, y]
+    made = {p for p in after if 9 in p}
+    assert {(p >> SHIFT, p & ((1 << SHIFT) - 1)) for p in where} == made
+    assert all(rows == [7] for rows in where.values())
+
+
+@settings(max_examples=60)
+@given(
+    st.dictionaries(
+        st.text(st.sampled_from("ab é牛🙃"), min_size=1, max_size=6),
+        st.integers(1, 9),
+        max_size=10,
+    ),
+    st.integers(0, 30),
+)
+def test_compact_trainer_reads_strings_as_their_bytes(strings, n):
+    # a one-character string can be several bytes, hence a row with pairs
+    expected = naive_merges(byte_table(strings), n)
+    assert compact_merges(dict(strings), n)[0] == expected
+    taken = dict(strings)
+    assert compact_merges(taken, n, taken=True)[0] == expected
+    assert taken == {}
 
 
 @given(st.binary(max_size=5), st.binary(max_size=5))

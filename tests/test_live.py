@@ -176,6 +176,38 @@ def test_absent_modules_import_and_say_why_when_used(pyodide):
     assert third["result"] == repr(("regex", pyodide.started["unicode"]))
 
 
+def test_the_books_table_is_drawn_in_the_page_as_in_cpython(pyodide):
+    """bpe.book.table ships in the archive, no absent module stands in for it, and a
+    cell ending in a Table shows its HTML (what the stored output shows)."""
+    from bpe.book.table import Table
+
+    source = (
+        "import pandas as pd\nfrom bpe.book.table import Table\n"
+        "Table([('low', 5), ('lower', 2), ('<b>', 1)], ['word', 'count'], "
+        "index='word', code=['word'])"
+    )
+    where = "import bpe.book.table\nbpe.book.table.__file__"
+    first, second = pyodide.ask(RUN, [source, where])
+    table = Table(
+        [("low", 5), ("lower", 2), ("<b>", 1)], ["word", "count"], "word", ["word"]
+    )
+    assert first["error"] is None
+    assert first["result"] == repr(table)
+    assert first["html"] == table._repr_html_() and "&lt;b&gt;" in first["html"]
+    assert second["result"] == repr("/home/pyodide/book/lib/bpe/book/table.py")
+
+
+def test_the_merge_explorer_is_shown_in_the_page_as_in_jupyter(pyodide):
+    """Its value's HTML (the script it inlines is in the archive) and its text."""
+    from bpe.book.widget import explorer
+
+    source = "from bpe.book.widget import explorer\nexplorer('low lower lowest')"
+    (outcome,) = pyodide.ask(RUN, [source])
+    shown = explorer("low lower lowest")
+    assert outcome["error"] is None, outcome["error"]
+    assert (outcome["result"], outcome["html"]) == (repr(shown), shown._repr_html_())
+
+
 def test_the_console_knows_a_whole_statement(pyodide):
     script = """
 import json
@@ -231,7 +263,7 @@ json.dumps([unicodedata.category(chr(c)) for c in json.loads(job_input)])
     categories = pyodide.ask(script, points)
     letters = spans_to_set(pyodide_tables["ranges"]["L"])
     regex_letters = {ord(c) for c in regex.findall(r"\p{L}", EVERY)}
-    for point, category in zip(points, categories):
+    for point, category in zip(points, categories, strict=True):
         assert category == "Cn" or (point in letters and point in regex_letters), (
             hex(point),
             category,

@@ -200,7 +200,9 @@ def test_classify_finds_what_runs_here_and_why_the_rest_does_not():
     assert (
         verdicts[3]["reason"] == "it uses y, from a cell above that does not run here"
     )
-    assert verdicts[4]["reason"] == "its output here differs from the book's"
+    assert verdicts[4]["reason"] == (
+        "its output here differs from the book's, from: other"
+    )
     assert verdicts[6]["reason"] is None  # hidden cells need no reason
 
 
@@ -221,7 +223,21 @@ def test_reasons_name_what_is_missing():
         full = {"error": None, "seconds": 0.1, "stdout": "", "result": None}
         return classify.reason({}, {**full, **outcome}, {"log": 3})
 
-    assert reason(missing_module="pandas", error="x") == "it needs pandas, for tables"
+    assert reason(missing_module="pandas", error="x") == "it needs pandas"
+    in_the_cell = traceback(["<cell 3>", "/x/lib/bpe/book/live/absent.py"])
+    used = in_the_cell + "ModuleNotFoundError: ... (pandas.DataFrame was used), ..."
+    assert reason(missing_module="pandas", error=used) == (
+        "it uses pandas.DataFrame, and the page's Python has no pandas"
+    )
+    deep = traceback(
+        ["<cell 3>", "/x/lib/bpe/book/corpora.py", "/x/lib/bpe/interop/openai.py"]
+    )
+    assert reason(missing_module="tiktoken", error=deep + "ModuleNotFoundError") == (
+        "it calls f (bpe.book.corpora), which needs tiktoken"
+    )
+    assert reason(error=deep + "ValueError: no") == (
+        "here f (bpe.book.corpora) raises ValueError: no"
+    )
     assert reason(missing_module="resource", error="x").startswith(
         "it needs worker processes"
     )
@@ -237,11 +253,29 @@ def test_reasons_name_what_is_missing():
         "it needs a package the page's Python lacks (encoder.json comes from the PyPI"
         " package x==1, which is not installed)"
     )
-    assert reason(error="DataError: x", error_type="DataError").startswith(
-        "it needs the book's data files"
+    assert reason(error="DataError: x", error_type="DataError") == (
+        "it needs a data file that this page does not serve"
     )
     long = "ValueError: " + "word " * 40
     assert len(reason(error=long)) < 130 and reason(error=long).endswith("…")
+
+
+def traceback(files):
+    """A traceback through these files, each frame in a function f."""
+    frames = "".join(f'  File "{name}", line 1, in f\n    f()\n' for name in files)
+    return "Traceback (most recent call last):\n" + frames
+
+
+def test_the_called_function_is_read_from_the_traceback():
+    stdlib = "/lib/python3.14/json/decoder.py"
+    assert classify.called(traceback(["<cell 1>", stdlib])) == "f (json.decoder)"
+    package = "/home/pyodide/book/lib/bpe/scale/__init__.py"
+    assert classify.called(traceback(["<cell 1>", package])) == "f (bpe.scale)"
+    assert classify.called(traceback(["<cell 1>"])) is None  # the cell itself
+    callback = ["<cell 1>", package, "<cell 1>", stdlib]  # the cell's own lambda
+    assert classify.called(traceback(callback)) == "f (json.decoder)"
+    chained = traceback([stdlib]) + "\nDuring handling...\n\n" + traceback(["<c>"])
+    assert classify.called(chained) is None  # the last exception's frames count
 
 
 def notebook_of(*cells_):
@@ -329,3 +363,18 @@ def test_the_console_setup_is_shown_and_runs(toy_corpus, monkeypatch):
     outcome = run(page.CONSOLE_SETUP)
     assert outcome.error is None
     assert f"({len(toy_corpus)} characters)" in outcome.stdout
+
+
+def test_every_figure_links_its_own_image_once():
+    from bpe.book.live.pages import link_figures
+
+    body = (
+        '<p>x</p><img alt="a" src="../_images/a.png" />'
+        '<a class="reference" href="q"><img src="../_images/b.png"/></a>'
+        '<img src="../_static/logo.png">'
+    )
+    linked = link_figures(body)
+    assert linked.count('<a class="bpe-figure" href="../_images/a.png"') == 1
+    assert '<a class="reference" href="q"><img src="../_images/b.png"/></a>' in linked
+    assert linked.endswith('<img src="../_static/logo.png">')  # not a cell's figure
+    assert link_figures(linked) == linked  # a linked figure is left as it is

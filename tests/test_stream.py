@@ -86,12 +86,13 @@ def test_encode_iterable_memory_stays_bounded(tmp_path):
     above what the process already uses: the whole text alone would not fit, the stream
     does."""
     script = textwrap.dedent("""
-        import hashlib, resource, sys
+        import contextlib, hashlib, io, resource, sys
         import bpe
         from bpe.book.corpora import tinystories_files
         from bpe.scale.pipeline import train_file
 
-        train, heldout = tinystories_files()
+        with contextlib.redirect_stdout(io.StringIO()):  # the stories' credit line
+            train, heldout = tinystories_files()
         vocab, merges, _ = train_file(train, 2000, ["<|endoftext|>"], workers=1)
         tok = bpe.Tokenizer(vocab, merges, ["<|endoftext|>"])
         lines = heldout.read_text(encoding="utf-8").splitlines(keepends=True)

@@ -36,59 +36,94 @@ var BPE = (typeof BPE !== "undefined" && BPE) || (() => {
     return out;
   }
 
-  // tiktoken's view of Unicode (bpe/interop/unicode.py, where the Python package
-  // does the same): the code points that this engine's newer tables class as letters,
-  // marks or digits (or as another case) while tiktoken's regex does not, as
-  // [first, last, stand-in]. Before matching, each is swapped for its stand-in, which
-  // every engine classes as tiktoken classes the original; the pieces are then cut
-  // from the original text at the same places. tests/test_playground.py checks this
-  // copy against bpe.interop.unicode.DIFFERENCES.
-  const NEWER = [
-    [0x0295, 0x0295, 0x0250], [0x0558, 0x0558, 0x0378], [0x058B, 0x058C, 0x0378],
-    [0x05C8, 0x05C9, 0x0378], [0x088F, 0x088F, 0x0378], [0x0B53, 0x0B54, 0x0378],
-    [0x0C5C, 0x0C5C, 0x0378], [0x0CDC, 0x0CDC, 0x0378], [0x1ACF, 0x1AF0, 0x0378],
-    [0x208F, 0x208F, 0x0378], [0x209D, 0x209F, 0x0378], [0xA7CE, 0xA7CF, 0x0378],
-    [0xA7D2, 0xA7D2, 0x0378], [0xA7D4, 0xA7D4, 0x0378], [0xA7DD, 0xA7DD, 0x0378],
-    [0xA7E2, 0xA7E2, 0x0378], [0xA7F1, 0xA7F1, 0x0378], [0xAB6C, 0xAB6D, 0x0378],
-    [0x107BB, 0x107BF, 0x0378], [0x10940, 0x10959, 0x0378], [0x10EC5, 0x10EC7, 0x0378],
-    [0x10ECB, 0x10ECF, 0x0378], [0x10ED9, 0x10EEE, 0x0378], [0x10EF0, 0x10EFB, 0x0378],
-    [0x11B0A, 0x11B0A, 0x0378], [0x11B60, 0x11B67, 0x0378], [0x11DB0, 0x11DDB, 0x0378],
-    [0x11DE0, 0x11DE9, 0x0378], [0x11DF0, 0x11DF1, 0x0378], [0x1246F, 0x1246F, 0x0378],
-    [0x12475, 0x1247F, 0x0378], [0x12550, 0x12686, 0x0378], [0x16EA0, 0x16EB8, 0x0378],
-    [0x16EBB, 0x16ED3, 0x0378], [0x16FF2, 0x16FF6, 0x0378], [0x187F8, 0x187FF, 0x0378],
-    [0x18CD6, 0x18CDA, 0x0378], [0x18D09, 0x18D20, 0x0378], [0x18D80, 0x18DF2, 0x0378],
-    [0x18E00, 0x19191, 0x0378], [0x191A0, 0x191D2, 0x0378], [0x1B123, 0x1B128, 0x0378],
-    [0x1B168, 0x1B168, 0x0378], [0x1D127, 0x1D128, 0x0378], [0x1D250, 0x1D252, 0x0378],
-    [0x1D25B, 0x1D25C, 0x0378], [0x1D25F, 0x1D25F, 0x0378], [0x1D280, 0x1D281, 0x0378],
-    [0x1D6A6, 0x1D6A6, 0x0378], [0x1DF1F, 0x1DF24, 0x0378], [0x1DF2B, 0x1DF81, 0x0378],
-    [0x1DF90, 0x1DF96, 0x0378], [0x1DFCD, 0x1DFFF, 0x0378], [0x1E6C0, 0x1E6DE, 0x0378],
-    [0x1E6E0, 0x1E6F5, 0x0378], [0x1E6FE, 0x1E6FF, 0x0378], [0x2B73A, 0x2B73F, 0x0378],
-    [0x2B81E, 0x2B81E, 0x0378], [0x2CEA2, 0x2CEAD, 0x0378], [0x323B0, 0x33479, 0x0378],
-    [0x3D000, 0x3FC3F, 0x0378],
-  ];
-  const UNASSIGNED = 0x0378, ASTRAL_UNASSIGNED = 0x1fffe; // both Cn in every version
-  const NEWER_CLASS = "[" + NEWER.map(([a, b]) => `\\u{${a.toString(16)}}-\\u{${b.toString(16)}}`).join("") + "]";
-  const HAS_NEWER = new RegExp(NEWER_CLASS, "u"), EVERY_NEWER = new RegExp(NEWER_CLASS, "gu");
+  // Unicode as the package reads it. A JavaScript engine's \p{...} follows its own
+  // Unicode tables, which vary from one browser to the next, so before matching, every
+  // code point whose classes may differ between engines is swapped for an old
+  // stand-in, and the pieces are cut from the original text at the same places.
+  // CHANGED lists those code points (bpe.interop.unicode.engine_differences): the ones
+  // whose classes under Python's `regex` differ from their classes in Unicode 14.0,
+  // which every current engine knows, that is, those assigned since and the few whose
+  // class changed since. Each entry is "first[-last]" in hex, then the key of the
+  // classes `regex` gives it and the key of those tiktoken gives it. A vocabulary
+  // reads Unicode as the package does (vocabulary.unicode "regex": the book's own and
+  // the explorer's) or, for OpenAI's, as tiktoken does ("tiktoken",
+  // bpe/interop/unicode.py). So the pieces are Python's in every engine whose tables
+  // are from Unicode 14.0 up to `regex`'s (a newer engine may know letters that
+  // `regex` does not yet). tests/test_playground.py checks this copy, and Node's
+  // classes after the swap on every code point.
+  const CHANGED = [
+    "295ol 558m_ 58b-58cm_ 5c8-5c9M_ 88fo_ 897MM b53-b54M_ c5co_ cdco_ cf3MM eceMM",
+    "1acf-1af0M_ 1c89uu 1c8all 208fm_ 209d-209fm_ a7cb-a7ccuu a7cdll a7ceu_ a7cfl_",
+    "a7d2u_ a7d4u_ a7dauu a7dbll a7dcuu a7ddu_ a7e2u_ a7f1m_ ab6c-ab6du_",
+    "105c0-105f3oo 107bb-107bfm_ 10940-10959o_ 10d40-10d49NN 10d4a-10d4doo 10d4emm",
+    "10d4foo 10d50-10d65uu 10d69-10d6dMM 10d6fmm 10d70-10d85ll 10ec2-10ec4oo 10ec5m_",
+    "10ec6-10ec7o_ 10ecb-10ecfM_ 10ed9-10eeeo_ 10ef0-10efbM_ 10efc-10effMM",
+    "1123f-11240oo 11241MM 11380-11389oo 1138boo 1138eoo 11390-113b5oo 113b7oo",
+    "113b8-113c0MM 113c2MM 113c5MM 113c7-113caMM 113cc-113d0MM 113d1oo 113d2MM",
+    "113d3oo 113e1-113e2MM 116d0-116e3NN 11b0ao_ 11b60-11b67M_ 11bc0-11be0oo",
+    "11bf0-11bf9NN 11db0-11dd8o_ 11dd9m_ 11dda-11ddbo_ 11de0-11de9N_ 11df0M_ 11df1o_",
+    "11f00-11f01MM 11f02oo 11f03MM 11f04-11f10oo 11f12-11f33oo 11f34-11f3aMM",
+    "11f3e-11f42MM 11f50-11f59NN 11f5aMM 1246fN_ 12475-1247fN_ 12550-12686N_ 1342foo",
+    "13440MM 13441-13446oo 13447-13455MM 13460-143faoo 16100-1611doo 1611e-1612fMM",
+    "16130-16139NN 16d40-16d42mm 16d43-16d6aoo 16d6b-16d6cmm 16d70-16d79NN",
+    "16ea0-16eb8u_ 16ebb-16ed3l_ 16ff2-16ff3m_ 16ff4-16ff6N_ 187f8-187ffo_",
+    "18cd6-18cdao_ 18cffoo 18d09-18d20o_ 18d80-18df2o_ 18e00-19191o_ 191a0-191d2o_",
+    "1b123-1b128o_ 1b132oo 1b155oo 1b168o_ 1ccf0-1ccf9NN 1d127-1d128M_ 1d250-1d252M_",
+    "1d25b-1d25cM_ 1d25fM_ 1d280-1d281M_ 1d2c0-1d2d3NN 1d6a6l_ 1df1f-1df24l_",
+    "1df25-1df2all 1df2b-1df3fl_ 1df40u_ 1df41-1df47l_ 1df48u_ 1df49l_ 1df4au_",
+    "1df4b-1df4cl_ 1df4du_ 1df4e-1df50l_ 1df51u_ 1df52-1df67l_ 1df68u_ 1df69l_",
+    "1df6au_ 1df6bl_ 1df6cu_ 1df6dl_ 1df6eu_ 1df6f-1df71l_ 1df72u_ 1df73l_ 1df74u_",
+    "1df75l_ 1df76u_ 1df77l_ 1df78u_ 1df79l_ 1df7au_ 1df7bl_ 1df7cu_ 1df7dl_ 1df7eu_",
+    "1df7fl_ 1df80-1df81o_ 1df90-1df96l_ 1dfcd-1dfffm_ 1e030-1e06dmm 1e08fMM",
+    "1e4d0-1e4eaoo 1e4ebmm 1e4ec-1e4efMM 1e4f0-1e4f9NN 1e5d0-1e5edoo 1e5ee-1e5efMM",
+    "1e5f0oo 1e5f1-1e5faNN 1e6c0-1e6deo_ 1e6e0-1e6e2o_ 1e6e3M_ 1e6e4-1e6e5o_ 1e6e6M_",
+    "1e6e7-1e6edo_ 1e6ee-1e6efM_ 1e6f0-1e6f4o_ 1e6f5M_ 1e6feo_ 1e6ffm_ 2b739oo",
+    "2b73a-2b73fo_ 2b81eo_ 2cea2-2ceado_ 2ebf0-2ee5doo 31350-323afoo 323b0-33479o_",
+    "3d000-3fc3fo_",
+  ].join(" ");
+  // The stand-ins by key (bpe.interop.unicode.CLASS_KEYS): [in the BMP, beyond it],
+  // so that a swap keeps the UTF-16 length; all assigned (or, for "_", unassigned) by
+  // Unicode 6.1 and classed alike by Unicode 14.0 and `regex`.
+  const STAND_INS = {
+    _: [0x0378, 0x1fffe], u: [0x00c0, 0x10400], l: [0x0250, 0x10428], m: [0x02b0, 0x16f93],
+    o: [0x05d0, 0x10000], M: [0x0300, 0x101fd], N: [0x00b2, 0x10107],
+  };
+  const VIEWS = { regex: 0, tiktoken: 1 }; // which of a row's two keys each reads
+  const ROWS = Array.from(CHANGED.matchAll(/([0-9a-f]+)(?:-([0-9a-f]+))?(.)(.)/g),
+    (m) => [parseInt(m[1], 16), parseInt(m[2] || m[1], 16), m[3], m[4]]);
+  const CHANGED_CLASS = "[" + ROWS.map(([a, b]) => `\\u{${a.toString(16)}}-\\u{${b.toString(16)}}`).join("") + "]";
+  const HAS_CHANGED = new RegExp(CHANGED_CLASS, "u"), EVERY_CHANGED = new RegExp(CHANGED_CLASS, "gu");
 
-  function standIn(c) { // one character for one, of the same length in UTF-16
-    const code = c.codePointAt(0);
-    const [, , by] = NEWER.find(([a, b]) => a <= code && code <= b);
-    return String.fromCodePoint(by === UNASSIGNED && code > 0xffff ? ASTRAL_UNASSIGNED : by);
+  const SWAPS = [new Map(), new Map()]; // by view: each character met, and its stand-in
+
+  function standIn(c, view) { // one character for one, of the same length in UTF-16
+    if (!SWAPS[view].has(c)) {
+      const code = c.codePointAt(0);
+      const row = ROWS.find(([a, b]) => a <= code && code <= b);
+      SWAPS[view].set(c, String.fromCodePoint(STAND_INS[row[2 + view]][code > 0xffff ? 1 : 0]));
+    }
+    return SWAPS[view].get(c);
   }
 
-  // The pre-token strings of text under a pattern (a RegExp with flags "gu"), as
-  // tiktoken's regex would cut it.
-  function split(text, pattern) {
-    if (!HAS_NEWER.test(text)) return Array.from(text.matchAll(pattern), (m) => m[0]);
-    const seen = text.replace(EVERY_NEWER, standIn);
+  // Text as a pattern sees it, with Unicode read as `regex` ("regex") or tiktoken
+  // ("tiktoken") reads it: each code point of CHANGED swapped for its stand-in.
+  function seenAs(text, unicode = "regex") {
+    const view = VIEWS[unicode];
+    return text.replace(EVERY_CHANGED, (c) => standIn(c, view));
+  }
+
+  // The pre-token strings of text under a pattern (a RegExp with flags "gu").
+  function split(text, pattern, unicode = "regex") {
+    if (!HAS_CHANGED.test(text)) return Array.from(text.matchAll(pattern), (m) => m[0]);
+    const seen = seenAs(text, unicode);
     return Array.from(seen.matchAll(pattern), (m) => text.slice(m.index, m.index + m[0].length));
   }
 
   // The pre-tokens of text, in order, as byte strings; with pattern null, the whole
   // text is one piece (bpe.train's pattern=None).
-  function pieces(text, pattern = PAT) {
+  function pieces(text, pattern = PAT, unicode = "regex") {
     if (pattern === null) return text ? [toByteString(text)] : [];
-    return split(text, pattern).map(toByteString);
+    return split(text, pattern, unicode).map(toByteString);
   }
 
   const WHITESPACE = { " ": "␣", "\n": "⏎", "\t": "⇥", "\r": "␍" };
@@ -294,8 +329,10 @@ var BPE = (typeof BPE !== "undefined" && BPE) || (() => {
   // {text: id}; pattern: a JavaScript regex source, or null for none; merges:
   // [left, right] byte strings in rank order, for a vocabulary that follows the
   // "merges" rule (rank of a pair = its place in that list; a repeated merge keeps
-  // its last place, as bpe.Tokenizer does).
-  function makeVocabulary({ name, label, tokens, specials = {}, pattern = GPT2_PATTERN, merges = null }) {
+  // its last place, as bpe.Tokenizer does); unicode: how it reads Unicode (see split).
+  function makeVocabulary({ name, label, tokens, specials = {}, pattern = GPT2_PATTERN, merges = null,
+                            unicode = "regex" }) {
+    if (!(unicode in VIEWS)) throw new Error(`unknown Unicode view ${unicode}`);
     const rank = new Map();
     tokens.forEach((t, id) => { if (!rank.has(t)) rank.set(t, id); }); // a repeat: its lower id
     let rankOf, rule = "ranks";
@@ -308,15 +345,15 @@ var BPE = (typeof BPE !== "undefined" && BPE) || (() => {
       rankOf = (a, b) => rank.get(a + b);
     }
     return {
-      name, label, tokens, rank, rankOf, rule, specials, merges,
+      name, label, tokens, rank, rankOf, rule, specials, merges, unicode,
       pattern: pattern === null ? null : new RegExp(pattern, "gu"),
       splitter: specialSplitter(specials),
       cache: new Map(), // piece -> its tokens, for pieces that come back
     };
   }
 
-  // A vocabulary shipped with the site ({name, label, pattern, specials, tokens}: each
-  // token's bytes as a string of characters U+0000-U+00FF, by id).
+  // A vocabulary shipped with the site ({name, label, pattern, unicode, specials,
+  // tokens}: each token's bytes as a string of characters U+0000-U+00FF, by id).
   function loadVocabulary(shipped) {
     return makeVocabulary(shipped);
   }
@@ -344,7 +381,7 @@ var BPE = (typeof BPE !== "undefined" && BPE) || (() => {
       if (text) out.push(...encodeText(text, vocabulary));
       return out;
     }
-    for (const piece of split(text, vocabulary.pattern)) {
+    for (const piece of split(text, vocabulary.pattern, vocabulary.unicode)) {
       for (const token of encodeText(piece, vocabulary)) out.push(token);
     }
     return out;
@@ -372,7 +409,7 @@ var BPE = (typeof BPE !== "undefined" && BPE) || (() => {
   }
 
   return {
-    GPT2_PATTERN, PAT, NEWER, toByteString, pieces, show, mergeByScan, mergeByHeap, encodePiece,
+    GPT2_PATTERN, PAT, CHANGED, STAND_INS, seenAs, toByteString, pieces, show, mergeByScan, mergeByHeap, encodePiece,
     tracePiece, buildTrace, specialSplitter, makeVocabulary, loadVocabulary, encode, element,
   };
 })();

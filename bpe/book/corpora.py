@@ -86,8 +86,9 @@ def tinystories_files() -> tuple[Path, Path]:
     """(training file, held-out file): each story followed by <|endoftext|>.
 
     The last 200 stories are the held-out file's. Built once into the data cache;
-    later calls reuse the files.
+    later calls reuse the files. The first call prints where the stories come from.
     """
+    data.announce(TINYSTORIES)
     folder = data.cache_dir() / "derived"
     train, heldout = (
         folder / "tinystories_train.txt",
@@ -126,12 +127,13 @@ def en_vi_pairs(corpus: str = "ntrex128") -> list[tuple[str, str]]:
     """
     if corpus not in EN_VI:
         raise ValueError(f"unknown corpus {corpus!r}; choose one of {', '.join(EN_VI)}")
+    data.announce(list(EN_VI[corpus]))
     en, vi = (lines(data.path(name)) for name in EN_VI[corpus])
     if len(en) != len(vi):
         raise data.DataError(
             f"{corpus}: {len(en)} English lines but {len(vi)} Vietnamese lines"
         )
-    return list(zip(en, vi))
+    return list(zip(en, vi, strict=True))
 
 
 def ntrex_split(every: int = 5) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -147,6 +149,10 @@ def ntrex_split(every: int = 5) -> tuple[list[tuple[str, str]], list[tuple[str, 
             f"{NTREX_DOCUMENTS}: {len(stories)} lines for {len(pairs)} pairs"
         )
     held = set(list(dict.fromkeys(stories))[every - 1 :: every])
-    train = [pair for pair, story in zip(pairs, stories) if story not in held]
-    heldout = [pair for pair, story in zip(pairs, stories) if story in held]
+    train = [
+        pair for pair, story in zip(pairs, stories, strict=True) if story not in held
+    ]
+    heldout = [
+        pair for pair, story in zip(pairs, stories, strict=True) if story in held
+    ]
     return train, heldout

@@ -7,22 +7,31 @@ cache folder (``BPE_DATA_CACHE``, by default ``data/cache`` in the repository),
 and finally downloads it from its origin into the cache. Every copy is checked
 against its sha256 before use. ``corpora.py`` turns these files into the texts
 the chapters use.
+
+In the page's Python (Pyodide) the last step is different: the built site serves
+every registered file (copied from the mirror by ``bpe.book.live.archive`` when
+the site is built, never committed), and the file is read from there
+(``bpe.interop.openai.read_served``) into the cache. ``credit`` is the line that
+names a file's source and licence, for whatever loads it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..disk.atomic import replacing
 from ..files import PathLike
+from ..interop.openai import read_served
 
 MIRROR_SETTING = "BPE_DATA_MIRROR"
 CACHE_SETTING = "BPE_DATA_CACHE"
 RAW = "https://raw.githubusercontent.com/{repo}/{commit}/{path}"
+SERVED = "live/data"  # where the built site serves the files, under _static/
 
 
 @dataclass(frozen=True)
@@ -42,7 +51,7 @@ class Entry:
 CZHOU = (
     "czhou578/train-gpt2",
     "b213c75be938fad8009e40e65a3765af2b5987c8",
-    "no licence file; TinyStories is CDLA-Sharing-1.0",
+    "no licence file; TinyStories: CDLA-Sharing-1.0",
 )
 NTREX = (
     "MicrosoftTranslator/NTREX",
@@ -131,6 +140,49 @@ REGISTRY = {
 }
 
 
+# What each origin's files are, in the credit line.
+DATASETS = {
+    CZHOU[0]: "stories",
+    NTREX[0]: "NTREX-128",
+    TATOEBA[0]: "Tatoeba",
+    CS336[0]: "CS336 fixtures",
+}
+
+
+def credit(name: str) -> str:
+    """One line: what a registered file is, where it comes from, its licence.
+
+    >>> credit("en-vi/ntrex128/DOCUMENT_IDS.tsv")
+    'NTREX-128: github.com/MicrosoftTranslator/NTREX, CC BY-SA 4.0'
+    """
+    entry = REGISTRY[name]
+    return f"{DATASETS[entry.repo]}: github.com/{entry.repo}, {entry.licence}"
+
+
+def credits(names: list[str]) -> str:
+    """The credit lines of some files, each origin once, in the order given."""
+    return "\n".join(dict.fromkeys(credit(name) for name in names))
+
+
+_credited: set[str] = set()  # the origins announce has printed in this process
+
+
+def announce(names: list[str]) -> None:
+    """Print where some files come from and their licence, each origin once a session.
+
+    A chapter loads its data in several cells: the credit stands where it first loads.
+    """
+    lines = [line for line in credits(names).splitlines() if line not in _credited]
+    _credited.update(lines)
+    if lines:
+        print("\n".join(lines))
+
+
+def forget_credits() -> None:
+    """Credit every origin again, as a new session would (the page's reset)."""
+    _credited.clear()
+
+
 class DataError(RuntimeError):
     """A registered file is missing or corrupt.
 
@@ -208,6 +260,8 @@ def path(name: str) -> Path:
     if cached.is_file():
         check(name, cached, entry)
         return cached
+    if sys.platform == "emscripten":  # the page's Python: the site serves the file
+        return served(name, cached)
     try:
         download(entry.url, cached)
     except OSError as error:
@@ -225,5 +279,24 @@ def path(name: str) -> Path:
         check(name, cached, entry)
     except DataError:
         cached.unlink()  # never keep a bad download around
+        raise
+    return cached
+
+
+def served(name: str, cached: Path) -> Path:
+    """In the page: the file as the site serves it, copied into the cache, checked."""
+    try:
+        data = read_served(f"{SERVED}/{name}")
+    except OSError as error:
+        raise DataError(
+            f"{name} is not served by this site ({error}); it is copied from "
+            f"{MIRROR_SETTING} when the site is built"
+        ) from None
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    cached.write_bytes(data)
+    try:
+        check(name, cached, REGISTRY[name])
+    except DataError:
+        cached.unlink()
         raise
     return cached

@@ -1,7 +1,8 @@
 """Showing tokens, tables and traces to a reader.
 
 Nothing here changes a result: these helpers only turn the package's bytes,
-counters and hooks into text and pandas tables for the book's chapters.
+counters and hooks into text and tables (``table.Table``, no pandas needed) for the
+book's chapters.
 A space is shown as ␣, a newline as ⏎, and a byte that is not valid UTF-8
 on its own as <E1>.
 """
@@ -16,6 +17,7 @@ from typing import Any, TypeVar
 from ..pretokenize import to_bytes
 from ..tokenizer import Tokenizer, encode_word
 from ..train import Pair, train
+from .table import Table
 
 K = TypeVar("K")  # by_count's keys: anything sortable
 
@@ -72,39 +74,49 @@ def by_count(counter: Mapping[K, int]) -> list[tuple[K, int]]:
     return sorted(counter.items(), key=lambda item: (-item[1], item[0]))
 
 
-def count_table(counter: Mapping[tuple[bytes, ...], int], column: str) -> Any:
-    """A Counter of tuples as a DataFrame, most frequent first."""
-    import pandas as pd
+def count_table(counter: Mapping[tuple[bytes, ...], int], column: str) -> Table:
+    """A Counter of tuples as a table, most frequent first.
 
+    >>> count_table({(b"l", b"o"): 7, (b"e", b"s"): 9}, "pair")
+    pair    count
+    (e, s)      9
+    (l, o)      7
+    """
     rows = [(show_tuple(key), n) for key, n in by_count(counter)]
-    return pd.DataFrame(rows, columns=[column, "count"])
+    return Table(rows, [column, "count"])
+
+
+# "tied at the top": the pairs that share the round's highest count
+MERGE_COLUMNS = ["#", "id", "tied at the top", "merge", "new token", "count"]
 
 
 def merge_table(
     text: str, vocab_size: int, **train_options: Any
-) -> tuple[dict[int, bytes], list[Pair], Any]:
-    """Train and return (vocab, merges, table): a row per merge, with the tied pairs."""
-    import pandas as pd
+) -> tuple[dict[int, bytes], list[Pair], Table]:
+    """Train and return (vocab, merges, table): a row per merge, with the tied pairs.
 
+    >>> _, _, log = merge_table("low low lower", 258)
+    >>> log
+    #   id  tied at the top  merge   new token  count
+    1  256  (l, o) (o, w)    o + w   ow             3
+    2  257  (l, ow)          l + ow  low            3
+    >>> sum(log["count"])
+    6
+    """
     rows = []
 
     def record(pairs: Counter[Pair], best: Pair) -> None:
         top = max(pairs.values())
-        tied = sorted(p for p, n in pairs.items() if n == top)
+        tied = " ".join(
+            map(show_tuple, sorted(p for p, n in pairs.items() if n == top))
+        )
         n = len(rows)
         rows.append(
-            {
-                "#": n + 1,
-                "id": 256 + n,
-                "pairs at the top count": " ".join(map(show_tuple, tied)),
-                "merge": show_merge(best),
-                "new token": show_token(best[0] + best[1]),
-                "count": top,
-            }
+            (n + 1, 256 + n, tied, show_merge(best), show_token(best[0] + best[1]), top)
         )
 
     vocab, merges = train(text, vocab_size, on_merge=record, **train_options)
-    return vocab, merges, pd.DataFrame(rows).set_index("#")
+    return vocab, merges, Table(rows, MERGE_COLUMNS, index="#")
 
 
 def trace_encode(word: str, tokenizer: Tokenizer) -> str:
@@ -126,45 +138,18 @@ def trace_encode(word: str, tokenizer: Tokenizer) -> str:
     return "\n".join(lines)
 
 
-class Whole:
-    """A DataFrame shown with every cell in full: pandas cuts text at 50 characters.
+# Whole was a class wrapping a DataFrame; the name stays, capitalised, for the chapters.
+def Whole(frame: Any, code: Iterable[str] = ()) -> Table:
+    """A pandas DataFrame as a Table, every cell in full (needs pandas for the frame).
 
-    The cells of the ``code`` columns are set as code on the page (a pattern, a token),
-    which the book's style never breaks across lines.
+    Kept for chapters that compute a table with pandas before showing it; a table
+    built only to be shown is a ``Table`` from the start.
 
     >>> import pandas as pd
-    >>> "…" in repr(Whole(pd.DataFrame({"a": ["x" * 80]}))) or "..." in repr(Whole(
-    ...     pd.DataFrame({"a": ["x" * 80]})))
+    >>> "…" in repr(Whole(pd.DataFrame({"a": ["x" * 80]})))
     False
     >>> table = Whole(pd.DataFrame({"p": ["a<b"]}), code=["p"])._repr_html_()
     >>> "<code>a&lt;b</code>" in table
     True
     """
-
-    def __init__(self, frame: Any, code: Iterable[str] = ()):
-        self.frame, self.code = frame, set(code)
-
-    def _repr_html_(self) -> str:
-        import html
-
-        import pandas as pd
-
-        with pd.option_context("display.max_colwidth", None):
-            if not self.code:
-                return self.frame._repr_html_()
-            escaped = {
-                column: (
-                    (lambda v: f"<code>{html.escape(str(v))}</code>")
-                    if column in self.code
-                    else (lambda v: html.escape(str(v)))
-                )
-                for column in self.frame.columns
-            }
-            table = self.frame.to_html(escape=False, formatters=escaped)
-            return f"<div>{table}</div>"
-
-    def __repr__(self) -> str:
-        import pandas as pd
-
-        with pd.option_context("display.max_colwidth", None, "display.width", 88):
-            return repr(self.frame)
+    return Table.from_pandas(frame, code)

@@ -176,7 +176,7 @@ var BPE_EXPLORER = (() => {
   }
 
   // A vocabulary (bpe.js) from learned merges: the bytes, one token per merge, then
-  // the specials; it encodes by bpe.Tokenizer's rule.
+  // the specials; it encodes by bpe.Tokenizer's rule, reading Unicode as `regex` does.
   function vocabularyOf(merges, { name = "trained", label = "", pretokenizer = "gpt2", specials = [] } = {}) {
     const tokens = [...Array.from({ length: 256 }, (_, b) => String.fromCharCode(b)),
                     ...merges.map(([a, b]) => a + b)];
@@ -195,7 +195,7 @@ var BPE_EXPLORER = (() => {
   // Chapter 05's trace (bpe.book.display.trace_encode) of each pre-token of word.
   function traceWord(word, vocabulary) {
     const lines = [];
-    for (const piece of pieces(word, vocabulary.pattern)) {
+    for (const piece of pieces(word, vocabulary.pattern, vocabulary.unicode)) {
       const { steps, parts } = BPE.tracePiece(piece, vocabulary);
       lines.push(`encode ${repr(show(piece))}`, `  start:  ${shownTuple(Array.from(piece))}`);
       steps.forEach(({ parts, candidates, best }, i) => {

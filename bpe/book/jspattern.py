@@ -118,3 +118,22 @@ def js_pattern(pattern: str) -> str:
     if in_class or groups:
         raise ValueError(f"unterminated class or group in {pattern!r}")
     return "".join(out)
+
+
+def js_changed(rows: list[tuple[int, int, str, str]]) -> list[str]:
+    """bpe.js's CHANGED: the rows of ``bpe.interop.unicode.engine_differences``, as
+    lines of at most 80 characters of "first[-last]" in hex, then the two keys.
+
+    >>> js_changed([(0x295, 0x295, "o", "l"), (0x1ACF, 0x1AF0, "M", "_")])
+    ['295ol 1acf-1af0M_']
+    """
+    words = [
+        f"{a:x}" + (f"-{b:x}" if b != a else "") + regex_key + tiktoken_key
+        for a, b, regex_key, tiktoken_key in rows
+    ]
+    lines = [""]
+    for word in words:
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > 80:
+            lines.append("")
+        lines[-1] += (" " if lines[-1] else "") + word
+    return lines

@@ -9,7 +9,10 @@ merge explorer), ``explorer.js`` (its trainer, for "train on your text"),
 ``playground.js`` (the page). Each vocabulary is a file of its own, which the page
 loads only when the reader picks it: its tokens by id (which is also rank order),
 each token's bytes written as a string of the characters U+0000 to U+00FF, its
-special tokens, and its pre-tokenizer pattern rewritten for JavaScript. The OpenAI
+special tokens, its pre-tokenizer pattern rewritten for JavaScript and how it
+reads Unicode (as ``regex`` does, or, for OpenAI's, as tiktoken does); for the
+page's Python, which builds OpenAI's encodings from these same files, also the
+pattern as Python writes it and each token's merge (``splits``). The OpenAI
 vocabularies come from the files shipped on PyPI (``bpe.interop.openai``), never
 from the network.
 """
@@ -26,7 +29,8 @@ import bpe
 
 from ..disk.atomic import write_atomically
 from ..files import PathLike
-from ..interop.openai import get_encoding
+from ..interop.openai import SPLIT_BASE, get_encoding
+from ..interop.ranks import split_by_ranks
 from .corpora import tinystories_files
 from .jspattern import js_pattern
 
@@ -73,7 +77,12 @@ def stories_tokenizer() -> bpe.Tokenizer:
 
 def encoders() -> dict:
     """{name: the Python encoder whose ids the page must give}, one per vocabulary."""
-    found = {"tinystories": stories_tokenizer()}
+    # The page's JavaScript reads every vocabulary's pattern with tiktoken's Unicode
+    # tables (bpe.js), the book's own included: its Python twin reads it so too.
+    vocab, merges = stories_vocabulary()
+    found = {
+        "tinystories": bpe.Tokenizer(vocab, merges, [ENDOFTEXT], unicode="tiktoken")
+    }
     found.update({v.name: get_encoding(v.name) for v in VOCABULARIES[1:]})
     return found
 
@@ -93,8 +102,10 @@ def shipped(
     ranks: dict[bytes, int],
     specials: dict[str, int],
     pattern: str,
+    unicode: str,
 ) -> dict:
-    """What the page needs of a vocabulary, as JSON-ready data."""
+    """What the page needs of a vocabulary, as JSON-ready data; unicode is how it
+    reads Unicode: "regex" (the package's view) or "tiktoken" (bpe/book/bpe.js)."""
     by_id = sorted(ranks, key=ranks.get)
     if [ranks[t] for t in by_id] != list(range(len(by_id))):
         raise ValueError(f"{vocabulary.name}: the ids are not 0..n-1 in rank order")
@@ -102,11 +113,27 @@ def shipped(
         "name": vocabulary.name,
         "label": vocabulary.label,
         "pattern": js_pattern(pattern),
+        "unicode": unicode,
+        "pat_str": pattern,  # as Python writes it: for get_encoding in the page
+        "splits": splits(ranks, by_id),
         "specials": specials,
         # latin-1 maps each byte to the character of the same number: a token is a
         # JSON string of its bytes, shorter than base64 for everything but non-ASCII.
         "tokens": [t.decode("latin-1") for t in by_id],
     }
+
+
+def splits(ranks: dict[bytes, int], by_id: list[bytes]) -> str:
+    """Each token's merge, by id, as the length of its left part: one character each.
+
+    The page's Python (``bpe.interop.openai.page_encoding``) rebuilds the merges
+    from it; finding them there (``ranks.from_tiktoken``) would take it half a
+    minute for o200k_base. A single byte has none ("0").
+    """
+    return "".join(
+        chr(SPLIT_BASE + (len(split_by_ranks(t, ranks, i)[0]) if len(t) > 1 else 0))
+        for i, t in enumerate(by_id)
+    )
 
 
 def script(data: dict) -> str:
@@ -119,7 +146,15 @@ def script(data: dict) -> str:
 def vocabulary_data() -> dict[str, dict]:
     """{name: shipped data} for every vocabulary the playground offers, in order."""
     ranks, specials = stories_ranks()
-    found = {"tinystories": shipped(VOCABULARIES[0], ranks, specials, bpe.PAT)}
+    stories = shipped(VOCABULARIES[0], ranks, specials, bpe.PAT, "regex")
+    found = {"tinystories": stories}
+    found.update(openai_data())
+    return found
+
+
+def openai_data() -> dict[str, dict]:
+    """{name: shipped data} for OpenAI's vocabularies (what the page's Python reads)."""
+    found = {}
     for vocabulary in VOCABULARIES[1:]:
         encoding = get_encoding(vocabulary.name)  # tiktoken's own tables
         found[vocabulary.name] = shipped(
@@ -127,8 +162,14 @@ def vocabulary_data() -> dict[str, dict]:
             encoding._mergeable_ranks,
             encoding._special_tokens,
             encoding._pat_str,
+            "tiktoken",
         )
     return found
+
+
+def openai_scripts() -> dict[str, str]:
+    """{file name: script} of OpenAI's vocabularies only (no training needed)."""
+    return {f"{name}.js": script(data) for name, data in openai_data().items()}
 
 
 def vocabularies() -> dict[str, str]:

@@ -3,7 +3,9 @@
 ``shard_links`` makes k shards of one text without copying it (symbolic links,
 so 64 times the stories cost no disk); ``train_fresh`` trains on them in a new
 Python process, so that its peak memory is the training's own and not the
-notebook's; ``map_reduce_figure`` draws where each step of ``train_files`` runs.
+notebook's; ``measured`` makes that measurement once for a file and keeps it, so
+that every chapter printing it prints the same run; ``map_reduce_figure`` draws
+where each step of ``train_files`` runs.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..disk.atomic import write_atomically
 from ..files import PathLike
 
 MIB = 2**20
@@ -98,7 +101,7 @@ def map_reduce_figure() -> Any:
     box(5.7, 3.75, "add", "#f6e3cf")
     box(5.7, 1.55, "add", "#f6e3cf")
     box(7.0, 2.65, "add", "#f6e3cf")
-    for y, target in zip(rows, [3.75, 3.75, 1.55, 1.55]):
+    for y, target in zip(rows, [3.75, 3.75, 1.55, 1.55], strict=True):
         arrow((4.35, y), (5.4, target))
     arrow((6.0, 3.75), (6.7, 2.8))
     arrow((6.0, 1.55), (6.7, 2.5))
@@ -124,3 +127,42 @@ def map_reduce_figure() -> Any:
     )
     fig.tight_layout()
     return fig
+
+
+def measured(
+    path: PathLike,
+    vocab_size: int,
+    specials: Iterable[str] = (),
+    workers: int = 2,
+    again: bool = False,
+) -> dict[str, Any]:
+    """train_fresh on one file, measured once, read back by every chapter printing it.
+
+    The first chapter to ask (or one passing ``again=True``) runs the training in a
+    fresh process; the run's figures are kept under ``<results>/measured/``, where
+    the ledger's results live, and later chapters read the same run. So one
+    training has one time and one peak memory wherever the book prints them.
+    """
+    from .ledger import results_dir  # the ledger's folder, shared by the chapters
+
+    specials = list(specials)
+    key = f"{Path(path).name}-{vocab_size}-{workers}-{len(specials)}.json"
+    kept = results_dir() / "measured" / key
+    if kept.is_file() and not again:
+        run = json.loads(kept.read_text(encoding="utf-8"))
+        if run["bytes"] == Path(path).stat().st_size:
+            return run
+    run = train_fresh([str(path)], vocab_size, specials, workers)
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(kept, json.dumps(run))
+    return run
+
+
+def summary(run: dict[str, Any]) -> str:
+    """A run of train_fresh in two lines: its phases, then its peak memory."""
+    return (
+        f"{run['seconds']:.2f} s in all: pre-tokenize {run['pretokenize']:.2f} s, "
+        f"pick {run['pick']:.2f} s, apply {run['apply']:.2f} s\n"
+        f"peak memory: {run['main peak'] / MIB:.0f} MiB in the main process, "
+        f"{run['helper peak'] / MIB:.0f} MiB in the largest worker"
+    )

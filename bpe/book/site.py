@@ -3,7 +3,9 @@
 The site's launch buttons (Binder, Colab) and repository button, and the bootstrap
 cell that opens every chapter, are all built from that URL. While it is empty there
 is no repository to point at, so the site shows none of those buttons, and the
-bootstrap cell says, in one line, how to install the package instead of fetching it.
+bootstrap cell says, in one line, where to get the package instead of fetching it:
+the book's source, which the site serves as _static/bpe-book-source.zip
+(bpe.book.source_archive), and `make lab` in it.
 
     python -m bpe.book.site _config.yml _build/site_config.yml  # config to build with
     python -m bpe.book.site _config.yml OUT --stored-outputs    # ... not running cells
@@ -18,10 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from ..files import PathLike
+from .source_archive import NAME as ARCHIVE_NAME
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOTSTRAP_TAG = "remove-cell"  # run in Jupyter and Colab, never shown on the site
 BOOTSTRAP_ID = "bootstrap"  # the cell's id, in every chapter
+# The book's source as the site serves it (bpe.book.source_archive), from its root
+ARCHIVE_URL = f"_static/{ARCHIVE_NAME}"
 
 BOOTSTRAP = """\
 # Colab, Binder or any machine without the bpe package: fetch the book and install it.
@@ -30,9 +35,10 @@ import importlib.util
 
 REPOSITORY = {url!r}
 if importlib.util.find_spec("bpe") is None and not REPOSITORY:
-    # A downloaded chapter, and no repository to fetch the package from: say how.
-    print("This chapter needs the bpe package: in a clone of the book, run `make lab`,"
-          " or `pip install -e .` and open the chapter from its notebooks/ folder.")
+    # A downloaded chapter, and no repository to fetch the package from: say where.
+    print("This chapter needs the bpe package: download {archive}"
+          " from the book's site, unpack it and run `make lab`"
+          " (or `pip install -e .`) in bpe-book/.")
 elif importlib.util.find_spec("bpe") is None:
     import os, subprocess, sys
 
@@ -82,7 +88,7 @@ def bootstrap_source(url: str) -> str:
     >>> "REPOSITORY = ''" in bootstrap_source("")
     True
     """
-    return BOOTSTRAP.format(url=url)
+    return BOOTSTRAP.format(url=url, archive=ARCHIVE_URL)
 
 
 def load_config(path: PathLike) -> dict[str, Any]:

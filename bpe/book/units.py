@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import regex
 
+from .table import Table
+
 if TYPE_CHECKING:
     from ..tokenizer import Tokenizer
 
@@ -73,6 +75,35 @@ def unit_table(
             "bytes per unit": heldout_bytes / len(held),
         }
     return rows
+
+
+# decimals shown per measure; the counts are whole numbers already
+DIGITS = {"share never seen": 4, "bytes per unit": 2}
+
+
+def units_shown(
+    rows: dict[str, dict[str, float]],
+    columns: list[str] | None = None,
+    digits: dict[str, int] | None = None,
+) -> Table:
+    """unit_table's rows as a Table, a row per unit, measures rounded for reading.
+
+    >>> units_shown({"bytes": {"share never seen": 0.0, "bytes per unit": 1.0},
+    ...              "words": {"share never seen": 1 / 3, "bytes per unit": 4.56789}})
+    unit   share never seen  bytes per unit
+    bytes               0.0             1.0
+    words            0.3333            4.57
+    """
+    digits = DIGITS if digits is None else digits
+    names = columns or list(next(iter(rows.values())))
+    records = [
+        {
+            "unit": unit,
+            **{c: round(row[c], digits[c]) if c in digits else row[c] for c in names},
+        }
+        for unit, row in rows.items()
+    ]
+    return Table.from_dicts(records, index="unit")
 
 
 def unseen_share(

@@ -1,9 +1,10 @@
 """The merge explorer as a notebook output: HTML, a little CSS, and explorer.js inlined.
 
-The page works offline, in Jupyter and on the static site alike: nothing is loaded
-from anywhere. ``bpe.js`` (shared with the token playground) and ``explorer.js``
-hold the algorithm and the page logic; this module only wraps them. The tests run
-the script's ``train`` under Node against ``bpe.train``.
+The page works offline, in Jupyter and on the static site alike (and after a Run
+in the page's Python, which shows a value's HTML): nothing is loaded from
+anywhere. ``bpe.js`` (shared with the token playground) and ``explorer.js`` hold
+the algorithm and the page logic; this module only wraps them. The tests run the
+script's ``train`` under Node against ``bpe.train``.
 """
 
 import html
@@ -96,7 +97,7 @@ GPT-2's pattern</label>
 <p class="bpe-ratio"></p>
 <div class="bpe-tokens"></div>
 <label>Encode a word with the merges so far (lowest rank first, as in
-chapter 05):
+<a href="05_encoding.html">chapter 5</a>):
 <input type="text" class="bpe-word" value="{html.escape(word)}"></label>
 <pre class="bpe-trace"></pre>
 <script>{CORE.read_text(encoding="utf-8")}</script>
@@ -104,8 +105,20 @@ chapter 05):
 </div>"""
 
 
+class Explorer:
+    """The merge explorer as a cell's value: Jupyter, and the page's Python after a
+    Run (``bpe.book.live.cells``), show its HTML; it needs no IPython."""
+
+    def __init__(self, corpus: str, word: str = WORD):
+        self.corpus, self.word = corpus, word
+
+    def _repr_html_(self) -> str:
+        return explorer_html(self.corpus, self.word)
+
+    def __repr__(self) -> str:
+        return f"<the merge explorer, on {len(self.corpus):,} characters>"
+
+
 def explorer(corpus: str, word: str = WORD) -> Any:
     """Show the merge explorer in a notebook, prefilled with corpus."""
-    from IPython.display import HTML
-
-    return HTML(explorer_html(corpus, word))
+    return Explorer(corpus, word)

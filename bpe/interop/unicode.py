@@ -9,6 +9,9 @@ matching, each such character is swapped for a stand-in that ``regex`` classes
 the way tiktoken classes the original (an unassigned code point, or an old
 lowercase letter); the pieces are then cut from the original text at the same
 places. ``DIFFERENCES`` is generated, and checked by the tests, by ``probe``.
+Only a tokenizer that must give tiktoken's ids reads Unicode this way
+(``bpe.Tokenizer.from_tiktoken``, or ``unicode="tiktoken"``); the core and the rest
+of the package read it as ``regex`` does.
 """
 
 from __future__ import annotations
@@ -152,3 +155,76 @@ def probe() -> list[tuple[int, int, int]]:
 if __name__ == "__main__":  # DIFFERENCES afresh, after an upgrade of regex or tiktoken
     for first, last, stand_in in probe():
         print(f"    (0x{first:04X}, 0x{last:04X}, 0x{stand_in:04X}),")
+
+
+# ---- For JavaScript engines (bpe/book/bpe.js) ----------------------------------------
+#
+# A JavaScript engine's \p{...} follows its own Unicode tables, and they differ from
+# one browser to another (and from Node's). The page's JavaScript therefore swaps,
+# as above, every code point whose classes may differ between engines: those whose
+# classes under `regex` differ from their classes in Unicode 14.0 (Python 3.11's
+# unicodedata, September 2021), which every current engine knows. Those are the code
+# points assigned since, plus the few whose class changed since; every other one is
+# classed alike by `regex` and by any engine whose tables are at least 14.0 and not
+# newer than `regex`'s. Each is swapped for an old stand-in of the same classes and
+# the same UTF-16 length: the classes `regex` gives it for the book's own vocabulary
+# and the explorer, the classes tiktoken gives it (DIFFERENCES) for OpenAI's.
+ENGINE_BASELINE = "14.0.0"  # unicodedata.unidata_version of Python 3.11
+# The letter by which the JavaScript names a set of classes (bpe.js: STAND_INS).
+CLASS_KEYS = {
+    (): "_",
+    ("L", "Lu"): "u",
+    ("L", "Ll"): "l",
+    ("L", "Lm"): "m",
+    ("L", "Lo"): "o",
+    ("M",): "M",
+    ("N",): "N",
+}
+
+
+def regex_classes() -> dict[int, tuple[str, ...]]:
+    """{code point: its CLASSES under `regex`} for every code point in one or more."""
+    text = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000)
+    found: dict[int, list[str]] = {}
+    for cls in CLASSES:
+        escape = r"\s" if cls == "White_Space" else rf"\p{{{cls}}}"
+        for m in regex.finditer(escape, text):
+            found.setdefault(ord(m[0]), []).append(cls)
+    return {c: tuple(sorted(v, key=CLASSES.index)) for c, v in found.items()}
+
+
+def baseline_classes(c: int, white_space: bool) -> tuple[str, ...]:
+    """The CLASSES of code point c in Unicode 14.0 (White_Space: the same since 6.3)."""
+    import unicodedata
+
+    category = unicodedata.category(chr(c))
+    found = tuple(k for k in CLASSES[:-1] if category.startswith(k))
+    return found + ("White_Space",) * white_space
+
+
+def engine_differences() -> list[tuple[int, int, str, str]]:
+    """(first, last, regex's key, tiktoken's key): what bpe.js swaps (CLASS_KEYS).
+
+    Needs Python 3.11 (Unicode 14.0 in unicodedata); tests/test_playground.py checks
+    bpe.js's copy against it.
+    """
+    import unicodedata
+
+    if unicodedata.unidata_version != ENGINE_BASELINE:
+        raise RuntimeError(f"needs unicodedata {ENGINE_BASELINE} (Python 3.11)")
+    ours = regex_classes()
+    rows: list[tuple[int, int, str, str]] = []
+    for c in range(0x110000):
+        if 0xD800 <= c < 0xE000:
+            continue
+        mine = ours.get(c, ())
+        theirs = ours.get(SWAP.get(c, c), ())
+        if mine == theirs == baseline_classes(c, "White_Space" in mine):
+            continue
+        row = (c, c, CLASS_KEYS[mine], CLASS_KEYS[theirs])  # a new kind: KeyError
+        # a row never spans the BMP's end: one stand-in width (UTF-16 length) per row
+        if rows and rows[-1][1:] == (c - 1, *row[2:]) and c != 0x10000:
+            rows[-1] = (rows[-1][0], *row[1:])
+        else:
+            rows.append(row)
+    return rows

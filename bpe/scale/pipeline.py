@@ -24,6 +24,7 @@ from typing import Any
 from ..files import PathLike
 from ..pretokenize import PAT, byte_table, check_specials, check_text
 from ..train import Pair, warn_out_of_pairs
+from .cuts import warn_read_whole
 from .extend import extended
 from .pool import Helpers, own_peak_bytes
 from .sources import Counting, Part, expand, plan
@@ -133,7 +134,7 @@ def count_on_dask(client: Any, parts: list[Part], counting: Counting) -> Counter
     futures = client.map(counting, parts)
     while len(futures) > 1:
         odd = futures[-1:] if len(futures) % 2 else []
-        pairs = zip(futures[::2], futures[1::2])
+        pairs = zip(futures[::2], futures[1::2], strict=False)
         futures = [client.submit(added, a, b) for a, b in pairs] + odd
     return futures[0].result()[0] if futures else Counter()
 
@@ -147,15 +148,20 @@ def learn_and_report(
 ) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
     """Learn the merges from the counts, and say what the run did.
 
+    The heap method empties ``strings`` as it reads them (``compact.py``).
     Running out of pairs is an ``OutOfPairs`` warning, pointed at the caller of the
     public function that called this.
     """
-    table = byte_table(strings)
+    distinct, total = len(strings), sum(strings.values())
+    # the compact trainer reads the strings themselves, and frees them as it goes
+    direct = run.method == "heap" and run.start is None
+    table = strings if direct else byte_table(strings)
     counted = time.perf_counter() - started
     with progress_bar(progress, run.wanted, "merge", "merge") as bar:
         merges, pick, apply = learn(
-            table, run.wanted, run.method, progress=bar.update, start=run.start
-        )
+            table, run.wanted, run.method, progress=bar.update, start=run.start,
+            taken=direct,
+        )  # fmt: skip
     if len(merges) < run.wanted:
         warn_out_of_pairs(len(merges), run.wanted, stacklevel=4)
     vocab, all_merges = extended(run.start, merges, run.specials)
@@ -167,8 +173,8 @@ def learn_and_report(
             pretokenize_seconds=counted,
             pick_seconds=pick,
             apply_seconds=apply,
-            distinct_pretokens=len(table),
-            total_pretokens=sum(table.values()),
+            distinct_pretokens=distinct,
+            total_pretokens=total,
             merges=len(merges),
             merges_wanted=run.wanted,
             vocab_size=len(vocab),
@@ -191,10 +197,13 @@ def train_files(
     client: Any = None,
     start: Any = None,
 ) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
-    """Train on files, never holding one whole; return (vocab, merges, TrainReport).
+    """Train on files, read in parts; return (vocab, merges, TrainReport).
 
-    ``sources``: paths, globs or fsspec URLs, of text files or Parquet files (read
-    from ``column``). ``workers`` processes count (at most one per core, and one
+    Each text file is cut into parts, and read in blocks, at safe places
+    (``cuts.py``), so that none is held whole. A pattern with no known safe place
+    has a file read whole, between special tokens (a ``ReadWhole`` warning says
+    so). ``sources``: paths, globs or fsspec URLs, of text files or Parquet files
+    (read from ``column``). ``workers`` processes count (at most one per core, and one
     per part; the report says how many did), or Dask tasks on ``client``'s cluster.
     ``start``: a Tokenizer or merge list to go on from, as in ``bpe.train``.
     """
@@ -204,6 +213,8 @@ def train_files(
     specials, pattern, asked = run.specials, run.pattern, run.workers
     started = time.perf_counter()
     files = expand(sources)
+    if not all(f.endswith(".parquet") for f in files):  # Parquet: by row groups
+        warn_read_whole(pattern, "each text file", stacklevel=3)
     counting = Counting(specials, pattern, column)
     # more processes than cores only add forks; several parts per Dask worker, so
     # that none of them waits long

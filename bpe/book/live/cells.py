@@ -2,7 +2,8 @@
 
 The page's worker (``worker.js``) and the marks (``classify.py``, under Node) run
 cells through ``run_cell``, and so do the tests under CPython. As in IPython, a
-cell whose last statement is an expression shows that expression's value; printed
+cell whose last statement is an expression shows that expression's value (as HTML
+when it has ``_repr_html_``, as the book's tables do); printed
 text and warnings arrive through ``write`` as they happen; an exception ends the
 cell and comes back as its traceback, from the cell's own frames down.
 """
@@ -19,7 +20,7 @@ import types
 from collections.abc import Callable
 from dataclasses import dataclass
 
-# write(kind, text), kind being "stdout", "stderr", "result" or "error"
+# write(kind, text), kind being "stdout", "stderr", "result", "html" or "error"
 Write = Callable[[str, str], None]
 
 
@@ -52,6 +53,7 @@ class Outcome:
     error_type: str | None = None
     missing_module: str | None = None  # for ModuleNotFoundError: which module
     missing_name: str | None = None  # for NameError: which name
+    html: str | None = None  # the last expression's _repr_html_(), if it has one
     seconds: float = 0.0
 
     def to_dict(self) -> dict:
@@ -119,6 +121,15 @@ def split_last_expression(
     return tree, None
 
 
+def html_of(value: object) -> str | None:
+    """What Jupyter would show of value as HTML (its ``_repr_html_``), or None."""
+    method = getattr(type(value), "_repr_html_", None)
+    if method is None:
+        return None
+    html = method(value)
+    return html if isinstance(html, str) else None
+
+
 def own_frames(error: BaseException) -> types.TracebackType | None:
     """The traceback from the cell's first frame on (this module's frames dropped)."""
     tb = error.__traceback__
@@ -150,7 +161,11 @@ def run_cell(
                 if value is not None:
                     namespace["_"] = value
                     outcome.result = repr(value)
-                    send("result", outcome.result)
+                    outcome.html = html_of(value)
+                    if outcome.html is None:
+                        send("result", outcome.result)
+                    else:  # a table (bpe.book.table.Table): shown as the book shows it
+                        send("html", outcome.html)
         except BaseException as error:  # a cell may raise anything, SystemExit too
             if isinstance(error, SyntaxError):  # no frames of its own to show
                 lines = traceback.format_exception_only(type(error), error)

@@ -13,7 +13,9 @@ the next cell sees only what runs here. Then:
 * every other visible cell gets a short reason, shown under it on the page, and
   those of its imports that work here (run alone, one by one), which the page runs
   in its place, so that a cell needing pandas does not take ``bpe`` away from the
-  cells below it.
+  cells below it. The reason is read from the cell's failure where it stands, the
+  cells above it having run as the page runs them (``as_the_page_runs``), and
+  names the function of the package the failure came from, if any (``called``).
 
 The chosen cells are run once more, alone and in order, exactly as the page will;
 one that now differs loses its button, and the choice is made again.
@@ -25,6 +27,9 @@ from __future__ import annotations
 
 import ast
 import builtins
+import os
+import re
+from pathlib import PurePosixPath
 
 from . import page
 from .absent import ABSENT
@@ -102,28 +107,100 @@ def loaded_names(source: str) -> set[str]:
 
 
 def reason(cell: dict, outcome: dict | None, made_above: dict[str, int]) -> str:
-    """Why a visible cell has no Run button, in a few words."""
+    """Why a visible cell has no Run button, in a few words, read from its failure.
+
+    When the failure comes from inside a function the cell calls, the reason names
+    that function (``called``): "it calls tinystories_files (bpe.book.corpora),
+    which needs tiktoken" says more than "it needs tiktoken".
+    """
     if outcome is None:
         return "it did not run here"
     module, name = outcome.get("missing_module"), outcome.get("missing_name")
+    error = outcome.get("error") or ""
+    where = called(error)
     if module in ABSENT:
-        package, use = ABSENT[module]
-        return f"it needs {package}, for {use}"
+        package = ABSENT[module][0]
+        used = USED.search(error)
+        if where is None and used:
+            return f"it uses {used.group(1)}, and the page's Python has no {package}"
+        return needs(where, package)
     if module in NO_STDLIB:
-        return f"it needs {NO_STDLIB[module]}"
+        return needs(where, NO_STDLIB[module])
     if outcome.get("error_type") == "DataError":  # bpe.book.data: a registered file
-        return "it needs the book's data files, which the page does not carry"
+        return needs(where, "a data file that this page does not serve")
     if name and name in made_above:
+        if made_above[name] < 0:  # a hidden cell's (its index i is kept as ~i)
+            return f"it uses {name}, from a hidden cell that does not run here"
         return f"it uses {name}, from a cell above that does not run here"
-    if outcome.get("error"):
-        last = outcome["error"].strip().splitlines()[-1]
+    if error:
+        last = error.strip().splitlines()[-1]
         if outcome.get("error_type") == "ModuleNotFoundError":  # a file from a package
             said = last.split(": ", 1)[-1].split(": ", 1)[0]
-            return f"it needs a package the page's Python lacks ({shorten(said)})"
+            lacked = f"a package the page's Python lacks ({shorten(said)})"
+            return needs(where, lacked)
+        if where:
+            return f"here {where} raises {shorten(last)}"
         return f"here it raises {shorten(last)}"
     if outcome["seconds"] > SLOW:
         return f"it takes {outcome['seconds']:.0f} s here"
+    line = first_different_line(cell, outcome)
+    if line:
+        return f"its output here differs from the book's, from: {shorten(line, 60)}"
     return "its output here differs from the book's"
+
+
+def first_different_line(cell: dict, outcome: dict) -> str | None:
+    """The first line of the cell's output here that the book's does not have there."""
+    printed, result = stored_output(cell.get("outputs", []))
+    theirs = (printed + (result or "")).splitlines()
+    ours = (outcome["stdout"] + (outcome["result"] or "")).splitlines()
+    for i, line in enumerate(ours):
+        if i >= len(theirs) or line != theirs[i]:
+            return line.strip() or None
+    return None
+
+
+ABSENT_FILE = "/live/absent.py"
+USED = re.compile(r"\((\S+) was used\)")  # absent.message names what was used
+FRAME = re.compile(r'^  File "([^"]+)", line \d+, in (\S+)$', re.MULTILINE)
+
+
+def needs(where: str | None, what: str) -> str:
+    return f"it calls {where}, which needs {what}" if where else f"it needs {what}"
+
+
+def is_cell(filename: str) -> bool:
+    """Whether a traceback's file is a cell's ("<cell 3>"), not a module's."""
+    return filename.startswith("<") and not filename.startswith("<frozen")
+
+
+def called(error: str) -> str | None:
+    """The function the cell's own code called last before it failed, or None.
+
+    Read from the traceback (its last exception's): the first frame after the
+    cell's last one, as "function (module)". None when the cell itself failed.
+    """
+    block = error.rsplit("Traceback (most recent call last):", 1)[-1]
+    # absent.py's frame is where a missing module says so, not something called
+    frames = [f for f in FRAME.findall(block) if not f[0].endswith(ABSENT_FILE)]
+    cells = [i for i, (filename, _) in enumerate(frames) if is_cell(filename)]
+    if not cells or cells[-1] == len(frames) - 1:
+        return None
+    filename, function = frames[cells[-1] + 1]
+    return f"{function} ({module_of(filename)})"
+
+
+def module_of(filename: str) -> str:
+    """A module's dotted name from its file's path (the book's or the standard one)."""
+    parts = list(PurePosixPath(filename).with_suffix("").parts)
+    if "bpe" in parts:
+        parts = parts[parts.index("bpe") :]
+    else:  # .../lib/python3.14/json/decoder.py or .../python314.zip/json/decoder.py
+        starts = [i for i, p in enumerate(parts) if p.startswith("python3")]
+        parts = parts[starts[-1] + 1 :] if starts else parts[-1:]
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
 
 
 def shorten(text: str, width: int = 100) -> str:
@@ -174,6 +251,7 @@ def run_all(
     its imports run, if it has any there.
     """
     page.reset()
+    page.fresh_folder()
     outcomes = {}
     imports = {} if imports is None else imports
     for cell in cells:
@@ -218,22 +296,27 @@ def classify(cells: list[dict]) -> list[dict]:
     imports that do, which the page runs before the live cells below it.
     """
     imports: dict[int, str] = {}
-    first = run_all(cells, imports=imports)
-    good = {i for i, outcome in first.items() if runs_here(by_index(cells, i), outcome)}
-    final = first
-    for _ in range(len(cells) + 1):
-        live, context = choose(cells, good)
-        final = run_all(cells, live | context, imports)
-        lost = {i for i, o in final.items() if not runs_here(by_index(cells, i), o)}
-        if not lost:
-            break
-        good -= lost
-    last_live = max(live, default=-1)
+    here = os.getcwd()
+    try:
+        first = run_all(cells, imports=imports)
+        good = {i for i, o in first.items() if runs_here(by_index(cells, i), o)}
+        for _ in range(2):  # a second round if a cell runs where the page has it
+            live, context, final = settle(cells, good, imports)
+            last_live = max(live, default=-1)
+            tried = as_the_page_runs(cells, live | context, imports, last_live)
+            more = {i for i, o in tried.items() if runs_here(by_index(cells, i), o)}
+            if not more - good:
+                break
+            good |= more
+    finally:
+        os.chdir(here)
     made_above: dict[str, int] = {}
     verdicts = []
     for cell in cells:
         i = cell["index"]
         outcome = final.get(i) or first.get(i)
+        if (tried.get(i) or {}).get("error"):  # its failure where the page has it
+            outcome = tried[i]
         is_live = i in live
         runs = is_live or i in context
         verdicts.append(
@@ -248,11 +331,51 @@ def classify(cells: list[dict]) -> list[dict]:
                 "outcome": outcome,
             }
         )
-        if not runs:
-            kept = bound_names(imports.get(i) or "")
+        if not runs:  # what it binds is missing below, but for the imports run for it
+            kept = bound_names(imports.get(i) or "") if i < last_live else set()
             for name in bound_names(cell["source"]) - kept:
-                made_above.setdefault(name, i)
+                made_above.setdefault(name, ~i if hidden(cell["tags"]) else i)
     return verdicts
+
+
+def settle(
+    cells: list[dict], good: set[int], imports: dict[int, str]
+) -> tuple[set[int], set[int], dict[int, dict]]:
+    """(live, context, outcomes): the good cells chosen, run alone, until all run."""
+    for _ in range(len(cells) + 1):
+        live, context = choose(cells, good)
+        final = run_all(cells, live | context, imports)
+        lost = {i for i, o in final.items() if not runs_here(by_index(cells, i), o)}
+        if not lost:
+            break
+        good = good - lost
+    return live, context, final
+
+
+def as_the_page_runs(
+    cells: list[dict], runs: set[int], imports: dict[int, str], last_live: int
+) -> dict[int, dict]:
+    """The outcome of each visible cell that does not run here, tried where it is.
+
+    The cells run as the page runs them (those that run here, and the imports it
+    runs in place of the others above its last live cell); each other visible cell
+    is tried at its place and rolled back. Its failure there is its reason.
+    """
+    page.reset()
+    page.fresh_folder()
+    tried = {}
+    for cell in cells:
+        i = cell["index"]
+        if i in runs:
+            page.run(cell["source"], f"<cell {i}>")
+            continue
+        if not hidden(cell["tags"]):
+            before = dict(page.namespace)
+            tried[i] = page.run(cell["source"], f"<cell {i}>")
+            restore(before)
+        if imports.get(i) and i < last_live:
+            page.run(imports[i], f"<imports of cell {i}>")
+    return tried
 
 
 def by_index(cells: list[dict], index: int) -> dict:

@@ -105,6 +105,11 @@
       return this.ask({ type: "complete", code });
     }
 
+    // An exercise's verdict on the reader's code (bpe.book.exercises.check_code).
+    check(name, code) {
+      return this.ask({ type: "check", name, code });
+    }
+
     // Stop whatever runs: the worker is ended, and the next Run starts a new one.
     stop() {
       if (this.worker) this.worker.terminate();
@@ -142,6 +147,22 @@
       this.scheduled = false;
       if (!this.queue.length) return;
       for (const [kind, text] of this.queue) {
+        if (kind === "html") {
+          // A value with HTML of its own: a table the book's Python drew
+          // (bpe.book.table.Table, every cell escaped there) or the merge explorer,
+          // shown as the stored output shows it.
+          const shown = element("div", "bpe-live-html");
+          shown.innerHTML = text;
+          this.box.append(shown);
+          // Its scripts run, as Jupyter runs an output's (the merge explorer's, from
+          // bpe.book.widget): a script set through innerHTML never runs by itself.
+          for (const old of shown.querySelectorAll("script")) {
+            const script = document.createElement("script");
+            script.textContent = old.textContent;
+            old.replaceWith(script);
+          }
+          continue;
+        }
         let last = this.box.lastElementChild;
         if (!last || last.dataset.kind !== kind || kind === "result" || kind === "error") {
           last = element("pre", `bpe-live-${kind}`);
@@ -195,8 +216,16 @@
   }
 
   const python = new Python();
-  // For the tests and the benchmark: what started (versions, seconds per phase).
-  window.bpeLive = { get python() { return python.facts; } };
+  const exerciseCode = new Map(); // cell index -> the reader's code now (practice.js)
+  // For the tests and the benchmark: what started (versions, seconds per phase); for
+  // practice.js, the exercises' Check and their code.
+  window.bpeLive = {
+    get python() {
+      return python.facts;
+    },
+    check: (name, code, node) => checkExercise(name, code, node),
+    exerciseCode,
+  };
   let runs = 0; // the In [n] counter, as in Jupyter
   let busy = null; // the Status of what runs now, if anything
   const ran = new Set(); // cells run since Python started
@@ -251,6 +280,7 @@
   const cells = DATA.cells.map((cell) => ({ ...cell, node: document.getElementById(`cell-${cell.index}`) }));
 
   function codeOf(cell) {
+    if (cell.exercise) return exerciseCode.get(cell.index)?.() ?? cell.source; // as edited
     if (!cell.live) return cell.imports; // a cell without a button: its imports only
     if (cell.source !== undefined) return cell.source;
     return cell.pre.innerText.replace(/\n$/, "");
@@ -366,6 +396,40 @@
       cell.reset.hidden = false;
     } finally {
       if (busy === cell.status) busy = null;
+      changed();
+    }
+  }
+
+  // ---- exercises: Check (practice.js draws the cell and the verdict) -------------------
+  // The verdict on the reader's code, with the seconds the check took, or null when
+  // Python could not start, was busy or was stopped (the status says which).
+  async function checkExercise(name, code, node) {
+    const status = new Status(node);
+    if (busy) {
+      status.show("Python is busy: Check again when it is done");
+      return null;
+    }
+    busy = status;
+    changed();
+    try {
+      if (!python.started) {
+        python.onStatus = (text) => status.running(`${text}, ${SIZE} the first time`);
+        status.running(`starting Python, ${SIZE} the first time`);
+      }
+      await python.start();
+      status.running("checking");
+      const began = performance.now();
+      const verdict = await python.check(name, code);
+      if (!verdict) return null;
+      if (verdict.passed === undefined) throw new Error(verdict.error ?? "no verdict");
+      const seconds = (performance.now() - began) / 1000;
+      status.show(`checked in ${seconds.toFixed(2)} s`);
+      return { ...verdict, seconds };
+    } catch (error) {
+      status.show(`could not check: ${error.message}`);
+      return null;
+    } finally {
+      if (busy === status) busy = null;
       changed();
     }
   }
@@ -507,7 +571,7 @@
 
   // ---- start --------------------------------------------------------------------------
   for (const cell of cells) {
-    if (!cell.node) continue;
+    if (!cell.node || cell.exercise) continue; // an exercise: practice.js sets it up
     if (cell.live && !cell.hidden && cell.node.querySelector(".cell_input pre")) setUpLiveCell(cell);
     else if (!cell.live && !cell.hidden) addNote(cell);
   }

@@ -86,11 +86,29 @@ def code_cells(notebook: dict) -> list[dict]:
     ]
 
 
+def site_folder(folder: Path) -> Path:
+    """folder/site, laid out like the built site's _static/ for what Python reads there.
+
+    The same files ``make book`` serves, written by the same code: OpenAI's
+    vocabularies (the playground's files) and ``archive.write_served``'s (the data,
+    copied from the mirror, and GPT-2's files).
+    """
+    from .. import playground
+
+    site = folder / "site"
+    (site / "playground").mkdir(parents=True)
+    for name, text in playground.openai_scripts().items():
+        (site / "playground" / name).write_text(text, encoding="utf-8")
+    archive.write_served(site)
+    return site
+
+
 class PagePython:
     """The page's Python under Node (``node_runner.mjs``), started once, asked often.
 
     ``ask(script, input)`` runs a Python script there and returns its JSON answer;
-    ``started`` says what started (Python's and Unicode's versions, seconds).
+    ``started`` says what started (Python's and Unicode's versions, seconds). The
+    site's served files are there too (``site_folder``), as the page has them.
     """
 
     def __init__(self):
@@ -102,6 +120,7 @@ class PagePython:
         self.folder = tempfile.TemporaryDirectory()
         zip_path = Path(self.folder.name) / archive.ARCHIVE
         zip_path.write_bytes(archive.archive_bytes())
+        site = site_folder(Path(self.folder.name))
         self.log = open(Path(self.folder.name) / "stderr.txt", "w+")  # never fills up
         self.process = subprocess.Popen(
             [node, str(RUNNER)],
@@ -112,7 +131,9 @@ class PagePython:
             encoding="utf-8",
             env={**os.environ, "NODE_NO_WARNINGS": "1"},
         )
-        self.started = self.send({"pyodide": str(PYODIDE), "archive": str(zip_path)})
+        self.started = self.send(
+            {"pyodide": str(PYODIDE), "archive": str(zip_path), "site": str(site)}
+        )
 
     def send(self, request: dict) -> dict:
         self.process.stdin.write(json.dumps(request) + "\n")

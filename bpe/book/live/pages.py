@@ -8,12 +8,23 @@ them, with the archive, into ``_static/live``) and a small JSON document that
 the hidden cells they need, and for every other visible code cell the reason,
 from its metadata, that the page shows under it, and the imports of it that the
 page runs in its place (``marks.py`` writes them).
-Python itself is loaded only on the first Run.
+Python itself is loaded only on the first Run (or the first Check).
+
+For the exercises and quizzes (``practice.js``, ``practice.css``): a cell with the
+metadata ``"exercise": NAME`` (its tag is ``exercise``) is listed with its name and
+its code, the starter that Reset puts back; every chapter's JSON also lists the
+exercises (name, chapter) and each chapter's address, for the progress line. A
+quiz needs nothing here: its stored HTML (``bpe.book.quiz.Quiz``) carries it all.
+
+It also makes every figure on a chapter's page a link to its own image
+(``link_figures``): on a phone a chart is drawn narrower than it was made, its
+text too small to read, and a tap opens it full size.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,6 +40,7 @@ if TYPE_CHECKING:
 PYODIDE = ROOT / "vendor" / "pyodide"
 CONSOLE = "book/console"
 GENERATED = ROOT / "_build" / "generated" / "live"
+EXERCISE_KEY = "exercise"  # a cell's metadata: the exercise its code starts
 
 
 def mark_cells(app: Sphinx, doctree: nodes.document) -> None:
@@ -61,6 +73,9 @@ def cells_of(path: Path) -> list[dict]:
         entry = {"index": index, "live": LIVE_TAG in tags, "hidden": hidden(tags)}
         if entry["live"] and entry["hidden"]:
             entry["source"] = "".join(cell["source"])  # not on the page: carried here
+        if metadata.get(EXERCISE_KEY):  # an exercise: practice.js makes it editable
+            entry["exercise"] = metadata[EXERCISE_KEY]
+            entry["source"] = "".join(cell["source"])  # the starter, for Reset
         if not entry["live"] and not entry["hidden"]:
             entry["reason"] = metadata.get(REASON_KEY)
         if not entry["live"] and metadata.get(IMPORTS_KEY):
@@ -85,12 +100,46 @@ def page_data(app: Sphinx, pagename: str, context: dict) -> dict | None:
     if is_console:
         data["console_setup"] = CONSOLE_SETUP
     if is_chapter:
+        data.update(progress_data(app, context))
         path = Path(app.env.doc2path(pagename))
         if path.suffix == ".ipynb":
             data["cells"] = cells_of(path)
             metadata = json.loads(path.read_text(encoding="utf-8")).get("metadata", {})
             data["reason"] = metadata.get(REASON_KEY)
     return data
+
+
+CHAPTER_FILE = re.compile(r"notebooks/(\d\d)_")  # its file number
+
+
+def progress_data(app: Sphinx, context: dict) -> dict:
+    """The exercises (name, chapter) and each chapter's address: the progress line."""
+    from ..exercises import exercises
+
+    found = [dict(name=e["name"], chapter=e["chapter"]) for e in exercises()]
+    chapters = {}
+    for docname in sorted(app.env.found_docs):
+        found_number = CHAPTER_FILE.match(docname)
+        if found_number:
+            chapters[found_number.group(1)] = context["pathto"](docname)
+    return {"exercises": found, "chapters": chapters}
+
+
+# An image Sphinx copied into _images/ (a cell's figure), with its source address.
+FIGURE = re.compile(r'<img\b[^>]*\bsrc="([^"]*_images/[^"]+)"[^>]*>')
+FIGURE_LINK = '<a class="bpe-figure" href="{src}" title="Open the figure full size">'
+
+
+def link_figures(body: str) -> str:
+    """The page's HTML, each figure not already inside a link wrapped in one to it."""
+
+    def wrap(found: re.Match) -> str:
+        before = body[: found.start()]
+        if before.rfind("<a ") > before.rfind("</a>"):  # inside a link already
+            return found.group()
+        return FIGURE_LINK.format(src=found.group(1)) + found.group() + "</a>"
+
+    return FIGURE.sub(wrap, body)
 
 
 def add_live(
@@ -100,13 +149,17 @@ def add_live(
     context: dict,
     doctree: nodes.document | None,
 ) -> None:
+    if pagename.startswith("notebooks/") and "body" in context:
+        context["body"] = link_figures(context["body"])
     data = page_data(app, pagename, context)
     if data is None:
         return
     body = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
     app.add_js_file(None, body=body, type="application/json", id="bpe-live-data")
     app.add_js_file("live/live.js", loading_method="defer")
+    app.add_js_file("live/practice.js", loading_method="defer")  # after live.js
     app.add_css_file("live/live.css")
+    app.add_css_file("live/practice.css")
 
 
 def setup(app: Sphinx) -> dict:

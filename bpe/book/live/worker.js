@@ -4,7 +4,8 @@
 // {type: "reset"}; the worker answers with "status", "ready" or "failed", then
 // "stream" events ({id, kind, text}: stdout, stderr, result, error) as a cell runs
 // and "done" ({id, outcome}) when it ends, or "fatal" ({id, error}) if Python broke. Everything comes from the site: Pyodide's
-// files (pyodide/) and the book's package and data (live/bpe-book.zip, archive.py).
+// files (pyodide/) and the book's package and data (live/bpe-book.zip, archive.py),
+// and the files a cell reads when it asks for them (OpenAI's vocabularies, the data).
 // node_runner.mjs sets Python up the same way under Node.
 const ROOT = "/home/pyodide/book";
 let ready = null; // resolves to bpe.book.live.page once Python is set up
@@ -28,7 +29,10 @@ async function start({ pyodide: indexURL, archive }) {
   pyodide.runPython(`import sys\nsys.path.insert(0, "${ROOT}/lib")`);
   since = lap("archive", since);
   const page = pyodide.pyimport("bpe.book.live.page");
-  const facts = page.start(ROOT).toJs({ dict_converter: Object.fromEntries });
+  // The files a cell may read from the site (vocabularies, data) are under _static/,
+  // the archive's parent's parent: Python fetches them itself (openai.read_served).
+  const site = new URL("../", new URL(archive, self.location.href)).href;
+  const facts = page.start(ROOT, site).toJs({ dict_converter: Object.fromEntries });
   lap("bpe", since);
   postMessage({ type: "ready", ...facts, phases, seconds: (performance.now() - began) / 1000 });
   return page;
@@ -55,6 +59,13 @@ self.onmessage = async ({ data }) => {
     } catch (error) {
       // Not a Python exception (those come back in the outcome) but Python itself
       // failing, out of memory say: this worker is done for, and live.js replaces it.
+      postMessage({ type: "fatal", id: data.id, error: String(error.message ?? error) });
+    }
+  } else if (data.type === "check") {
+    // An exercise's Check: the reader's code, then bpe.book.exercises' checks on it.
+    try {
+      postMessage({ type: "done", id: data.id, outcome: plain(page.check(data.name, data.code)) });
+    } catch (error) {
       postMessage({ type: "fatal", id: data.id, error: String(error.message ?? error) });
     }
   } else if (data.type === "complete") {

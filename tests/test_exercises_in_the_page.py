@@ -1,0 +1,89 @@
+"""The exercises' checks in the page's Python (Pyodide under Node, marks.PagePython):
+the same verdict as CPython, fast enough for a Check button.
+
+The page's Check runs ``check_code`` on the reader's code in the page's namespace;
+here it runs on plausible wrong answers, the starters and the book's own functions,
+and each verdict must equal, key for key, what CPython gives for the same code.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+
+import pytest
+
+from bpe.book.exercises import EXERCISES, check_code, starter
+from bpe.book.live import marks
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("node") is None and not os.environ.get("CI"),
+    reason="Node.js is not installed",
+)
+
+CHECK = """
+import json, time
+from bpe.book.live import page
+job = json.loads(job_input)
+if job.get("fresh"):
+    page.reset()  # a new page: nothing defined yet
+began = time.perf_counter()
+from bpe.book.exercises import check_code
+result = check_code(job["name"], job["code"], page.namespace)
+result["seconds"] = time.perf_counter() - began
+json.dumps(result)
+"""
+OVERLAPPING = '''def merge(tok, pair, new):
+    """Wrong: every place the pair starts is merged, even where they overlap."""
+    out = []
+    for i, t in enumerate(tok):
+        if tok[i : i + 2] == pair:
+            out.append(new)
+        elif i == 0 or tok[i - 1 : i + 1] != pair:
+            out.append(t)
+    return tuple(out)
+'''
+BOOKS = "from bpe.train import merge\n"
+QUICK = [ex.name for ex in EXERCISES if ex.name != "gpt2_ids"]  # gpt2_ids loads GPT-2
+FIRST_CHECK = 2.0  # seconds: what the issue allows a Check once Python has started
+
+
+@pytest.fixture(scope="module")
+def pyodide():
+    with marks.PagePython() as python:
+        yield python
+
+
+def in_page(pyodide, name: str, code: str, fresh=False) -> tuple[dict, float]:
+    result = pyodide.ask(CHECK, {"name": name, "code": code, "fresh": fresh})
+    return result, result.pop("seconds")
+
+
+def test_a_wrong_then_a_right_merge_as_in_cpython_and_quickly(pyodide):
+    first, first_seconds = in_page(pyodide, "merge", OVERLAPPING)
+    assert first == check_code("merge", OVERLAPPING)
+    assert not first["passed"] and first["case"]["tok"] == "(b'a', b'a', b'a')"
+    again, again_seconds = in_page(pyodide, "merge", OVERLAPPING)
+    assert again == first
+    right, _ = in_page(pyodide, "merge", BOOKS)
+    assert right["passed"] and right == check_code("merge", BOOKS)
+    # The first Check imports the checks; it and the next stay well inside 2 s.
+    print(f"Check in Pyodide: first {first_seconds:.3f} s, then {again_seconds:.3f} s")
+    assert first_seconds < FIRST_CHECK and again_seconds < FIRST_CHECK
+
+
+@pytest.mark.parametrize("name", QUICK)
+def test_every_starter_fails_in_the_page_as_in_cpython(pyodide, name):
+    began = time.perf_counter()
+    result, _ = in_page(pyodide, name, starter(name))
+    assert result == check_code(name, starter(name))
+    assert not result["passed"]
+    assert time.perf_counter() - began < 30  # (a generous bound for a busy machine)
+
+
+def test_code_that_raises_or_defines_nothing_is_a_verdict(pyodide):
+    raised, _ = in_page(pyodide, "merge", "def merge(:")
+    assert not raised["passed"] and "SyntaxError" in raised["message"]
+    nothing, _ = in_page(pyodide, "eight_merges", "x = 1", fresh=True)
+    assert nothing == check_code("eight_merges", "x = 1")

@@ -110,3 +110,15 @@ def test_the_cache_stays_bounded_and_skips_long_pieces(toy):
     table = cache.table([long], encode)
     assert table[long] == plain(toy, long) and long not in cache
     assert PieceCache(0).table(["a"], encode) == {"a": (97,)}
+
+
+def test_a_long_piece_leaves_a_cache_with_room_as_it_was(toy):
+    """A piece too long to keep is encoded, not kept, and empties nothing."""
+    cache = PieceCache(10)
+    encode = toy.encode_pieces.all
+    cache.table(["a", "b"], encode)
+    long = "y" * (LONGEST_CACHED + 1)
+    table = cache.table([long, "c", "a"], encode)
+    assert table[long] == plain(toy, long) and long not in cache
+    assert {p: table[p] for p in "ac"} == {p: plain(toy, p) for p in "ac"}
+    assert set(cache) == {"a", "b", "c"}  # b was kept: there was room

@@ -186,13 +186,14 @@ class PieceCache(dict):
         new = list(filterfalse(self.__contains__, set(pieces)))
         if not new:
             return self
-        found = dict(zip(new, encode_all(new)))
-        if (
-            len(self) + len(found) <= self.maxsize
-            and max(map(len, new)) <= LONGEST_CACHED
-        ):
-            self.update(found)
-            return self
+        found = dict(zip(new, encode_all(new), strict=True))
+        kept = {p: ids for p, ids in found.items() if len(p) <= LONGEST_CACHED}
+        if len(self) + len(kept) <= self.maxsize:
+            self.update(kept)
+            if len(kept) == len(found):
+                return self
+            # A very long piece is answered, not kept: the cache stays as it was.
+            return {p: self[p] for p in set(pieces).difference(found)} | found
         # Too many for what is left of the cache: this text's pieces replace it.
         table = {p: self[p] for p in set(pieces).difference(found)} | found
         self.clear()

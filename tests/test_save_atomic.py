@@ -147,3 +147,62 @@ def test_sigkill_while_saving_never_leaves_a_broken_folder(tmp_path):
     assert seen <= sizes and seen
     bpe.Tokenizer(*bpe.train("x y", 257)).save(folder)
     assert leftovers(folder) == []
+
+
+WRITER = """
+import sys
+from pathlib import Path
+from bpe.disk import atomic
+
+real = atomic.write_new
+
+
+def slow(path, data):
+    real(path, data)
+    print("writing", flush=True)
+    sys.stdin.readline()  # until the test says go on
+
+
+atomic.write_new = slow
+atomic.replace_folder(Path(sys.argv[1]), {"a.txt": b"the writer's"})
+print("done", flush=True)
+"""
+
+
+def writer_in_the_middle(folder):
+    """A second process saving into folder, stopped with its new folder half written."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(folder)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout.readline() == "writing\n"
+    return child
+
+
+def test_a_save_leaves_another_process_s_save_alone(tmp_path):
+    folder = tmp_path / "tok"
+    child = writer_in_the_middle(folder)
+    try:
+        (its_new,) = [p for p in tmp_path.iterdir() if p.name.endswith(".new")]
+        atomic.replace_folder(folder, {"a.txt": b"mine"})  # meanwhile, here
+        assert its_new.is_dir() and (folder / "a.txt").read_bytes() == b"mine"
+        out, _ = child.communicate("go on\n", timeout=60)
+    finally:
+        child.kill()
+        child.wait()
+    assert child.returncode == 0 and out == "done\n"
+    assert (folder / "a.txt").read_bytes() == b"the writer's"
+    assert leftovers(folder) == []
+
+
+def test_a_save_removes_what_a_killed_process_left(tmp_path):
+    folder = tmp_path / "tok"
+    child = writer_in_the_middle(folder)
+    child.kill()
+    child.wait()
+    left = [p.name for p in tmp_path.iterdir() if p.name.startswith(".tok.")]
+    assert any(name.endswith(".new") for name in left), left  # half written
+    atomic.replace_folder(folder, {"a.txt": b"mine"})
+    assert leftovers(folder) == [] and (folder / "a.txt").read_bytes() == b"mine"

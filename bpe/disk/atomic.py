@@ -21,6 +21,11 @@ from typing import IO, Any
 
 from ..files import PathLike
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: no leftover can be told stale, so none is removed
+    fcntl = None
+
 
 def write_new(path: Path, data: bytes) -> None:
     """Create path (it must not exist) with data, on disk before this returns."""
@@ -116,19 +121,77 @@ def link_or_copy(src: PathLike, dst: PathLike) -> None:
         shutil.copy2(src, dst, follow_symlinks=False)
 
 
+@contextlib.contextmanager
+def claimed(target: Path) -> Iterator[Path]:
+    """A fresh name beside target for a new folder, locked while the block runs.
+
+    The lock file (``.name.HEX.lock``, held with ``flock``) is created before the
+    folder and removed after it. It tells another save that the folder is still
+    being written: the system drops the lock of a process that dies, however.
+    """
+    stem = f".{target.name}.{secrets.token_hex(4)}"
+    lock_path = target.with_name(stem + ".lock")
+    lock = os.open(lock_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield target.with_name(stem + ".new")
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(lock_path)
+        os.close(lock)
+
+
+def remove_stale(target: Path) -> None:
+    """Remove the folders that killed saves left beside target; never a live one's."""
+    if fcntl is None:
+        return
+    prefix, stems = f".{target.name}.", {}
+    for entry in target.parent.iterdir():
+        stem, dot, kind = entry.name.removeprefix(prefix).partition(".")
+        if entry.name.startswith(prefix) and dot and kind in ("new", "new.old", "lock"):
+            stems.setdefault(stem, []).append(entry)
+    for entries in stems.values():
+        locks = [e for e in entries if e.name.endswith(".lock")]
+        with contextlib.ExitStack() as held:
+            if locks:  # no lock file: its writer is gone (it removes its folder first)
+                try:
+                    lock = os.open(locks[0], os.O_RDONLY)
+                except FileNotFoundError:
+                    continue  # its writer just finished, and removed its folder
+                held.callback(os.close, lock)
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue  # a live process is writing this one
+            for entry in sorted(entries, key=lambda e: e in locks):  # the lock last
+                if entry in locks:
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(entry)
+                else:
+                    shutil.rmtree(entry, ignore_errors=True)
+
+
 def replace_folder(
     target: Path, files: dict[str, bytes], drop: Collection[str] = ()
 ) -> None:
     """Make target a folder holding files {name: data}, and whatever else it held.
 
     Entries named in ``drop`` are not carried over. Folders left beside target by
-    a save that was killed are removed first.
+    a save that was killed are removed first; one that another process is still
+    writing is left alone (``claimed``).
     """
     target.parent.mkdir(parents=True, exist_ok=True)
     settle(target)
-    for stale in target.parent.glob(f".{target.name}.*.new*"):
-        shutil.rmtree(stale, ignore_errors=True)
-    new = target.with_name(f".{target.name}.{secrets.token_hex(4)}.new")
+    remove_stale(target)
+    with claimed(target) as new:
+        write_folder(target, new, files, drop)
+
+
+def write_folder(
+    target: Path, new: Path, files: dict[str, bytes], drop: Collection[str]
+) -> None:
+    """Write the folder new, with files and target's other entries, and swap it in."""
     os.mkdir(new, 0o777)  # umask applies
     try:
         if target.is_dir():

@@ -70,13 +70,16 @@ def test_train_encode_decode_round_trip(tmp_path, corpus, capsys):
     assert capsys.readouterr().out == "newest fox" + EOT + "🙃"
 
 
-def one_line_error(capsys, argv, *needles):
-    assert main(argv) != 0
+def one_line_error(capsys, argv, *needles, code=1):
+    """main(argv) fails with code (README: 1 an error, 2 a bad command line) and
+    says why in one line holding every needle."""
+    assert main(argv) == code
     captured = capsys.readouterr()
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in captured.err, captured.err
     for needle in needles:
-        assert needle in lines[0]
+        assert needle in lines[0], lines[0]
+    return lines[0]
 
 
 def test_errors_are_one_line(tmp_path, corpus, capsys):
@@ -103,6 +106,7 @@ def test_errors_are_one_line(tmp_path, corpus, capsys):
         capsys,
         train_argv(corpus, out, "--workers", "0"),
         "--workers",
+        code=2,
     )
     one_line_error(
         capsys,
@@ -156,6 +160,37 @@ def test_out_is_checked_before_any_work(tmp_path, corpus, capsys, monkeypatch):
     )
 
 
+@pytest.mark.parametrize(
+    "argv, hint",
+    [
+        (["--frob"], "(see bpe --help)"),
+        (["train", "c.txt", "--vocab-size", "300", "--out", "t", "--frob"], "train"),
+        (["encode", "--tokenizer", "t", "--frob"], "(see bpe encode --help)"),
+        (["decode", "--frob"], "(see bpe decode --help)"),
+    ],
+)
+def test_a_bad_command_line_points_to_the_right_help(capsys, argv, hint):
+    line = one_line_error(capsys, argv, code=2)
+    assert "bpe bpe" not in line
+    assert (hint if hint.startswith("(") else f"(see bpe {hint} --help)") in line
+
+
+def test_out_inside_a_file_is_one_clear_line(tmp_path, corpus, capsys, monkeypatch):
+    import bpe.scale.cli as cli
+
+    monkeypatch.setattr(
+        cli, "train_files", lambda *a, **k: pytest.fail("trained before checking --out")
+    )
+    a_file = tmp_path / "afile"
+    a_file.write_text("x")
+    for out in [a_file / "tok", a_file / "deeper" / "tok"]:
+        line = one_line_error(
+            capsys, train_argv(corpus, out), str(a_file), "not a folder"
+        )
+        assert "Errno" not in line
+    assert a_file.read_text() == "x"
+
+
 def test_small_problems_get_one_clear_line(tmp_path, corpus, capsys):
     out = str(tmp_path / "tok")
     one_line_error(
@@ -171,8 +206,9 @@ def test_small_problems_get_one_clear_line(tmp_path, corpus, capsys):
         capsys,
         train_argv(corpus, out, vocab_size="lots"),
         "--vocab-size",
+        code=2,
     )
-    one_line_error(capsys, ["frobnicate"], "invalid choice")
+    one_line_error(capsys, ["frobnicate"], "invalid choice", code=2)
     train(corpus, out, "--special", EOT)
     (tmp_path / "tok" / "special_tokens.json").write_text("[oops", encoding="utf-8")
     capsys.readouterr()

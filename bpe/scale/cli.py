@@ -41,7 +41,7 @@ class UsageError(Exception):
 
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # argparse would print usage and exit
-        raise UsageError(f"{message} (see bpe {self.prog.split()[-1]} --help)")
+        raise UsageError(f"{message} (see {self.prog} --help)")  # "bpe", "bpe train"
 
 
 def positive_int(text: str) -> int:
@@ -102,7 +102,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
             "--tokenizer", required=True, help="a folder written by bpe train"
         )
         sub.add_argument("file", nargs="?", help="input file (default: standard input)")
-    return parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # said by the command's own parser, which names its own help
+        commands.choices[args.command].error(
+            f"unrecognized arguments: {' '.join(unknown)}"
+        )
+    return args
 
 
 def check_out(out: str) -> None:
@@ -111,6 +116,8 @@ def check_out(out: str) -> None:
     if path.exists() and not path.is_dir():
         raise ValueError(f"--out {out} exists and is not a folder")
     existing = next(p for p in [path, *path.parents] if p.exists())
+    if not existing.is_dir():  # afile/tok: the folder would have to be made in a file
+        raise ValueError(f"--out {out}: {existing} is a file, not a folder")
     if not os.access(existing, os.W_OK):
         raise PermissionError(f"--out {out}: cannot write in {existing}")
 

@@ -1,10 +1,11 @@
-"""Every function and class of the core appears, as its current source, in the book.
+"""Every function and class of the core appears, as its current source, in a chapter.
 
 The chapters display source with ``bpe.book.show``; its plain-text form is stored in
 the executed notebooks (and re-checked against a fresh run by nbval), so finding a
 definition's current source there means a chapter shows it, and shows it as it is.
-The appendix shows each core module in full; the chapters show what each teaches,
-the core's own ``Tokenizer`` among it.
+The appendix (98) shows each core module in full, but it is not a chapter: each
+definition must also be shown by a numbered chapter (00-17), where it is taught.
+Each definition is its own test case, so a run lists every one that is missing.
 """
 
 import functools
@@ -22,16 +23,26 @@ CORE = ["bpe.pretokenize", "bpe.train", "bpe.tokenizer", "bpe.files"]
 
 
 APPENDIX = "98_the_core.ipynb"
+NOT_CHAPTERS = {APPENDIX, "99_reproducibility_ledger.ipynb"}  # appendices
 
 
-def shown_text(skip=()):
-    """All text/plain outputs of all chapters (but those in skip), joined."""
+def chapters():
+    """The numbered chapters' notebooks, 00 to 17 (the appendices left out)."""
+    found = sorted(
+        p for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb") if p.name not in NOT_CHAPTERS
+    )
+    assert found, f"no chapter found in {NOTEBOOKS}"
+    return found
+
+
+def shown_text(paths):
+    """All text/plain outputs of the notebooks at paths, each ending its line."""
     texts = []
-    for path in sorted(p for p in NOTEBOOKS.glob("*.ipynb") if p.name not in skip):
+    for path in paths:
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
             for output in cell.get("outputs", []):
                 texts.append("".join(output.get("data", {}).get("text/plain", "")))
-    return "\n".join(texts)
+    return "".join(text + "\n" for text in texts)  # a shown file's last line too
 
 
 def core_definitions():
@@ -66,55 +77,53 @@ def core_definitions():
     return found
 
 
-SHOWN = shown_text()
-IN_CHAPTERS = shown_text(skip=(APPENDIX,))
+IN_APPENDIX = shown_text([NOTEBOOKS / APPENDIX])
+IN_CHAPTERS = shown_text(chapters())
+DEFINITIONS = core_definitions()
+
+
+def test_the_chapters_are_00_to_17():
+    numbers = sorted(int(p.name[:2]) for p in chapters())
+    assert numbers[0] == 0 and numbers[-1] == 17, numbers
 
 
 def test_the_core_is_found():
-    names = {name for name, _ in core_definitions()}
+    names = {name for name, _ in DEFINITIONS}
+    assert len(names) == len(DEFINITIONS) >= 50
     assert {
-        "bpe.train.train",
-        "bpe.tokenizer.Tokenizer.encode",
-        "bpe.files.save_files",
-    } <= names
-
-
-@pytest.mark.parametrize(
-    "name,obj", [pytest.param(name, obj, id=name) for name, obj in core_definitions()]
-)
-def test_shown_in_the_book(name, obj):
-    module = importlib.import_module(name.split(".")[0] + "." + name.split(".")[1])
-    if source(module) in SHOWN:
-        return  # the appendix shows the whole file, as it is
-    if inspect.isclass(definition(obj)):
-        # A class counts as shown when each of its members is (each checked on its own).
-        members = [v for v in vars(obj).values() if inspect.isfunction(v)]
-        assert members or source(obj) in SHOWN, f"{name} is shown in no chapter"
-        return
-    assert source(obj) in SHOWN, f"no chapter shows the current source of {name}"
-
-
-def test_the_appendix_shows_every_core_module_in_full():
-    for module_name in CORE:
-        module = importlib.import_module(module_name)
-        assert source(module) in SHOWN, f"{module_name} is not shown in full"
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
         "bpe.train.naive_merges",
         "bpe.train.train",
         "bpe.tokenizer.encode_word",
+        "bpe.tokenizer.Tokenizer",
         "bpe.tokenizer.Tokenizer.__init__",
         "bpe.tokenizer.Tokenizer.encode_piece",
         "bpe.tokenizer.Tokenizer.encode_chunks",
         "bpe.tokenizer.Tokenizer.encode",
         "bpe.tokenizer.Tokenizer.decode",
         "bpe.files.bytes_to_unicode",
-    ],
+        "bpe.files.save_files",
+    } <= names
+
+
+@pytest.mark.parametrize(
+    "name,obj", [pytest.param(name, obj, id=name) for name, obj in DEFINITIONS]
 )
-def test_the_chapters_teach_with_the_code_that_runs(name):
-    """Not only the appendix: the chapters show the core that runs, Tokenizer too."""
-    obj = dict(core_definitions())[name]
-    assert source(obj) in IN_CHAPTERS, f"no chapter shows {name}"
+def test_shown_in_a_chapter(name, obj):
+    # A class with methods is shown when each of them is (each also has its own
+    # case); a class without methods, or a function, must be shown whole.
+    members = [(m, o) for m, o in DEFINITIONS if m.startswith(name + ".")]
+    if inspect.isclass(definition(obj)) and members:
+        missing = [m for m, o in members if not shown(o)]
+        assert not missing, f"no chapter shows these members of {name}: {missing}"
+    else:
+        assert shown(obj), f"no chapter shows the current source of {name}"
+
+
+def shown(obj):
+    return source(obj) in IN_CHAPTERS
+
+
+def test_the_appendix_shows_every_core_module_in_full():
+    for module_name in CORE:
+        module = importlib.import_module(module_name)
+        assert source(module) in IN_APPENDIX, f"{module_name} is not shown in full"

@@ -16,7 +16,7 @@ EVERY_CHARACTER = [
 
 
 def parts(text, at):
-    return [text[a:b] for a, b in zip([0, *at], [*at, len(text)])]
+    return [text[a:b] for a, b in zip([0, *at], [*at, len(text)], strict=True)]
 
 
 def test_white_space_is_regexs_backslash_s_and_the_stand_ins():

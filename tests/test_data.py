@@ -162,6 +162,6 @@ def test_ntrex_split_holds_out_whole_stories():
     assert (len(train), len(heldout)) == (1662, 335)
     assert sorted(train + heldout) == sorted(corpora.en_vi_pairs("ntrex128"))
     stories = corpora.lines(data.path(corpora.NTREX_DOCUMENTS))
-    story_of = dict(zip(corpora.en_vi_pairs("ntrex128"), stories))
+    story_of = dict(zip(corpora.en_vi_pairs("ntrex128"), stories, strict=True))
     assert not {story_of[p] for p in train} & {story_of[p] for p in heldout}
     assert len({story_of[p] for p in heldout}) == 123 // 5

@@ -116,7 +116,7 @@ def test_files_go_on_as_they_began(
     path.write_text(text, encoding="utf-8", newline="")
     halves = [folder / "a.txt", folder / "b.txt"]
     middle = len(text) // 2
-    for half, part in zip(halves, [text[:middle], text[middle:]]):
+    for half, part in zip(halves, [text[:middle], text[middle:]], strict=True):
         half.write_text(part, encoding="utf-8", newline="")
     for train, source in [(train_file, path), (train_files, halves)]:
         full = quietly(train, source, base(specials) + k + m, specials, workers)
@@ -137,7 +137,7 @@ def test_naive_and_heap_agree_from_a_start_with_other_ids(text, m, rng):
     first = quietly(bpe.train, text, 270)
     ids = list(range(len(first[0])))
     rng.shuffle(ids)
-    start = bpe.Tokenizer(dict(zip(ids, first[0].values())), first[1])
+    start = bpe.Tokenizer(dict(zip(ids, first[0].values(), strict=True)), first[1])
     naive = quietly(bpe.train, text, len(start.vocab) + m, method="naive", start=start)
     heap = quietly(bpe.train, text, len(start.vocab) + m, method="heap", start=start)
     assert naive == heap

@@ -231,7 +231,7 @@ json.dumps([unicodedata.category(chr(c)) for c in json.loads(job_input)])
     categories = pyodide.ask(script, points)
     letters = spans_to_set(pyodide_tables["ranges"]["L"])
     regex_letters = {ord(c) for c in regex.findall(r"\p{L}", EVERY)}
-    for point, category in zip(points, categories):
+    for point, category in zip(points, categories, strict=True):
         assert category == "Cn" or (point in letters and point in regex_letters), (
             hex(point),
             category,

@@ -41,9 +41,11 @@ def encoders():
 
 def check(node, encoders, texts, allow_special=False):
     """Every vocabulary's JavaScript ids for texts equal the Python ids."""
+    assert texts, "nothing to compare"
     got = node("encode", texts=texts, allowSpecial=allow_special, names=NAMES)
+    assert sorted(got) == sorted(encoders) == sorted(NAMES)  # every vocabulary answered
     for name, encoder in encoders.items():
-        for text, ids in zip(texts, got[name]):
+        for text, ids in zip(texts, got[name], strict=True):
             expected = (
                 encoder.encode(text, allowed_special="all")
                 if allow_special
@@ -125,8 +127,9 @@ def test_each_token_replays_to_itself(loaded, shipped, name):
     by_id = [t.encode("latin-1") for t in data["tokens"]]
     ranks = {t: i for i, t in enumerate(by_id)}
     ids = [i for i in range(256, len(by_id), max(1, len(by_id) // 2000))]
+    assert len(ids) > 1000, len(ids)
     built = loaded("build", name=name, ids=ids)
-    for i, answer in zip(ids, built):
+    for i, answer in zip(ids, built, strict=True):
         token = by_id[i]
         assert [bytes(p) for p in answer["parts"]] == [token], (name, token)
         assert tuple(bytes(p) for p in answer["last"]) == split_by_ranks(

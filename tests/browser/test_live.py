@@ -200,7 +200,9 @@ def test_every_code_cell_has_a_button_or_says_why_not(page, site_url, path):
 
 
 def test_every_chapter_links_to_the_console(page, site_url):
-    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+    paths = sorted(NOTEBOOKS.glob("*.ipynb"))
+    assert paths, NOTEBOOKS
+    for path in paths:
         page.goto(f"{site_url}/notebooks/{path.stem}.html", wait_until="load")
         link = page.locator(".bpe-live-intro a")
         assert link.count() == 1, path.name

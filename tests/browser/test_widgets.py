@@ -129,7 +129,9 @@ def test_where_the_rules_part_on_a_longer_text(explorer):
     restart_with(explorer, text)
     greater = train(text, 100, tie_break=bpe.greater_pair)[1]
     lowest = train(text, 100, tie_break=bpe.lowest_ids)[1]
-    at = next(i for i, (a, b) in enumerate(zip(greater, lowest)) if a != b)
+    at = next(
+        i for i, (a, b) in enumerate(zip(greater, lowest, strict=False)) if a != b
+    )
     differ = explorer.locator(".bpe-differ").inner_text()
     g, lo = greater[at], lowest[at]
     assert (
@@ -317,7 +319,7 @@ def test_the_show_switch(playground, encoders):
     assert tokens.all_inner_texts() == [str(i) for i in ids]
     redraw(playground, lambda: playground.locator('input[value="both"]').check())
     both = [t.split("\n") for t in tokens.all_inner_texts()]
-    assert both == [[t, str(i)] for t, i in zip(texts, ids)]
+    assert both == [[t, str(i)] for t, i in zip(texts, ids, strict=True)]
 
 
 def test_the_whitespace_switch(playground):
@@ -367,7 +369,7 @@ def replayed(encoder, token):
     while len(parts) > 1:
         found = [
             (ranks[a + b], i)
-            for i, (a, b) in enumerate(zip(parts, parts[1:]))
+            for i, (a, b) in enumerate(zip(parts, parts[1:], strict=False))
             if ranks.get(a + b, own + 1) <= own
         ]
         if not found:
@@ -393,7 +395,7 @@ def test_clicking_a_token_replays_how_it_was_built(playground, encoders):
         result = replay.locator(".bpe-playground-result .bpe-playground-part")
         assert result.all_inner_texts() == ["␣lowest"]
         assert len(steps) == len(made)
-        for line, (joined, rank) in zip(steps, made):
+        for line, (joined, rank) in zip(steps, made, strict=True):
             assert line.endswith(f"→ {show(joined)} (rank {rank})"), line
         title = replay.locator(".bpe-playground-replay-title").inner_text()
         assert f"(id {encoder.encode_single_token(b' lowest')})" in title

@@ -159,7 +159,7 @@ def test_a_chapter_runs_through_the_server(server):
         rest(base, token, "DELETE", f"/api/sessions/{session['id']}")
     assert [errors for _, errors in results if errors] == []
     compared = 0
-    for cell, (text, _) in zip(cells, results):
+    for cell, (text, _) in zip(cells, results, strict=True):
         stored = "".join(
             "".join(o["text"])
             for o in cell.get("outputs", [])

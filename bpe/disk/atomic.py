@@ -4,7 +4,8 @@
 ``replace_folder`` does the same for a whole folder: it writes a complete new
 folder beside the target, carries over whatever else the target held, and swaps
 the two in one step with Linux's ``renameat2(RENAME_EXCHANGE)``. New files and
-folders get the user's umask, as if written directly.
+folders get the user's umask, as if written directly. A save locks the folder it
+writes (``claimed``), so that another save removes only what a killed one left.
 """
 
 from __future__ import annotations

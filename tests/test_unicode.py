@@ -1,6 +1,7 @@
-"""bpe.Tokenizer sees every code point as tiktoken does, so the ids are tiktoken's.
+"""A tokenizer from tiktoken sees every code point as tiktoken does: tiktoken's ids.
 
-The core's pre-tokenizer follows the regex module's newer tables instead.
+The core, and ``bpe.Tokenizer`` by default, follow the regex module's newer tables
+(test_one_view.py); ``from_tiktoken`` chooses tiktoken's view (``unicode="tiktoken"``).
 """
 
 import pytest
@@ -22,9 +23,33 @@ def test_the_example_that_used_to_differ():
     text = "\U0003eb08\u8733"  # a new CJK letter, then an old one
     assert regex.findall(bpe.PAT, text) == [text]  # one piece for today's regex
     assert bpe.pretokens(text) == [text]  # the core follows it
-    assert fast_finder(bpe.PAT)(text) == ["\U0003eb08", "\u8733"]  # two, as tiktoken
+    assert fast_finder(bpe.PAT)(text) == [text]  # the fast layer too, by default
+    assert fast_finder(bpe.PAT, "tiktoken")(text) == ["\U0003eb08", "\u8733"]
     gpt2 = get_encoding("gpt2")
-    assert bpe.Tokenizer.from_tiktoken(gpt2).encode(text) == gpt2.encode(text)
+    from_tiktoken = bpe.Tokenizer.from_tiktoken(gpt2)
+    assert from_tiktoken.unicode == "tiktoken"
+    assert from_tiktoken.encode(text) == gpt2.encode(text)
+    assert len(gpt2.encode(text)) > len(
+        bpe.Tokenizer(*from_tiktoken_args(gpt2)).encode(text)
+    )
+
+
+def from_tiktoken_args(encoding):
+    from bpe.interop.ranks import from_tiktoken
+
+    return from_tiktoken(encoding)
+
+
+def test_the_view_survives_pickling_and_counts_in_equality():
+    import pickle
+
+    gpt2 = bpe.Tokenizer.from_tiktoken(get_encoding("gpt2"))
+    copy = pickle.loads(pickle.dumps(gpt2))
+    assert copy.unicode == "tiktoken" and copy == gpt2
+    assert copy.encode("\U0003eb08\u8733") == gpt2.encode("\U0003eb08\u8733")
+    assert bpe.Tokenizer(*from_tiktoken_args(get_encoding("gpt2"))) != gpt2
+    with pytest.raises(ValueError, match="unicode must be one of"):
+        bpe.Tokenizer(gpt2.vocab, gpt2.merges, unicode="rust")
 
 
 def every_code_point():

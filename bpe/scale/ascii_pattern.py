@@ -2,7 +2,8 @@
 
 ``fast_finder`` is ``pretokenize.finder`` made faster: most text is ASCII, and
 ``re`` runs such a pattern about twice as fast as ``regex`` runs the original; the
-rest is cut as tiktoken cuts it (``interop/unicode.py``).
+rest is cut by ``regex``, as the core cuts it, or, for a tokenizer that must give
+tiktoken's ids, as tiktoken cuts it (``interop/unicode.py``).
 Each Unicode class (``\\p{L}``, ``\\s``, ...) is spelled out as the ASCII characters
 that ``regex`` itself puts in it, so on ASCII text the two cannot disagree (the
 tests check it). A pattern ``re`` cannot compile gets no fast path.
@@ -114,14 +115,33 @@ def by_line(fast: Callable, slow: Callable, chunk: str) -> list[str]:
     return found
 
 
+# How a finder reads the classes of characters beyond ASCII (on ASCII all agree):
+# "regex" as the core does, with today's Unicode tables; "tiktoken" with the older
+# tables of tiktoken's Rust regex, for a tokenizer that must give tiktoken's ids.
+VIEWS = ("regex", "tiktoken")
+
+
+def check_view(unicode: str) -> str:
+    """unicode, if it names one of the VIEWS."""
+    if unicode not in VIEWS:
+        raise ValueError(
+            f"unicode must be one of {', '.join(map(repr, VIEWS))}, not {unicode!r}"
+        )
+    return unicode
+
+
 @functools.lru_cache(maxsize=64)
-def fast_finder(pattern: str | None) -> Callable[[str], list[str]]:
+def fast_finder(
+    pattern: str | None, unicode: str = "regex"
+) -> Callable[[str], list[str]]:
     """``pretokenize.finder(pattern)``'s pieces, found faster where it can.
 
-    Pure-ASCII chunks take the ASCII pattern; the others see characters as
-    tiktoken's Unicode tables do. Only GPT-2's pattern is cut into lines first.
+    Pure-ASCII chunks take the ASCII pattern; the others are cut by ``regex``, the
+    core's own finder, or with ``unicode="tiktoken"`` as tiktoken's Unicode tables
+    cut them. Only GPT-2's pattern is cut into lines first.
     """
-    if pattern is None:
+    if check_view(unicode) and pattern is None:
         return whole
-    slow = tiktoken_view(regex.compile(pattern))
+    search = regex.compile(pattern)
+    slow = search.findall if unicode == "regex" else tiktoken_view(search)
     return ascii_first(pattern, slow, by_lines=pattern == PAT)

@@ -4,7 +4,8 @@ It gives the core's ids (the tests compare the two) and replaces three of its
 steps:
 
 * pre-tokens come from ``fast_finder`` (``ascii_pattern.py``): Python's ``re`` on
-  ASCII text, tiktoken's Unicode tables on the rest;
+  ASCII text, ``regex`` on the rest, as in the core (or tiktoken's older Unicode
+  tables, for a tokenizer made by ``from_tiktoken`` or with ``unicode="tiktoken"``);
 * the new pieces of a text are encoded all together on integer ids
   (``piece.PieceEncoder``) rather than one by one by ``encode_word``;
 * the cache is a ``piece.PieceCache``, which a hit leaves untouched.
@@ -27,7 +28,7 @@ from .. import tokenizer as core
 from ..files import PathLike
 from ..pretokenize import PAT
 from ..train import Pair
-from .ascii_pattern import fast_finder
+from .ascii_pattern import check_view, fast_finder
 from .piece import PieceCache, PieceEncoder
 
 # The methods beyond encoding import their modules when first called, so that
@@ -38,6 +39,9 @@ class Tokenizer(core.Tokenizer):
     """A fast byte-level BPE tokenizer: ``vocab`` (id -> bytes), ``merges``, specials.
 
     The same arguments, ids and files as the core's ``bpe.tokenizer.Tokenizer``.
+    ``unicode`` says how the pattern classes characters beyond ASCII: ``"regex"``
+    (the core's view, today's Unicode tables) or ``"tiktoken"`` (tiktoken's older
+    tables: the view ``from_tiktoken`` chooses, so that tiktoken's ids come out).
     """
 
     def __init__(
@@ -47,12 +51,24 @@ class Tokenizer(core.Tokenizer):
         specials: Iterable[str] = (),
         pattern: str | None = PAT,
         cache_size: int = 65536,
+        unicode: str = "regex",
     ):
         super().__init__(vocab, merges, specials, pattern, cache_size)
-        self.find_pieces = fast_finder(pattern)
+        self.unicode = check_view(unicode)
+        self.find_pieces = fast_finder(pattern, unicode)
         self.encode_pieces = PieceEncoder(self.merges, self.token_id)
         self.cache = PieceCache(cache_size)
         self._helpers = None  # encode_batch's processes, forked when first needed
+
+    def __reduce__(self):
+        rebuild, args = super().__reduce__()
+        return rebuild, (*args, self.unicode)
+
+    def __eq__(self, other: object) -> bool:
+        same = super().__eq__(other)
+        if same is not True:
+            return same
+        return self.unicode == getattr(other, "unicode", "regex")
 
     def encode_piece(self, piece: str) -> tuple[int, ...]:
         """One pre-token's ids, as the core's ``encode_piece`` gives them."""
@@ -79,7 +95,7 @@ class Tokenizer(core.Tokenizer):
     ) -> list[int]:
         """The ids of each chunk in turn: a special token's own, or its pieces' ids."""
         ids = []
-        for chunk, found in zip(chunks, pieces):
+        for chunk, found in zip(chunks, pieces, strict=True):
             if found is None:
                 ids.append(self.special_id[chunk])
             else:
@@ -173,10 +189,14 @@ class Tokenizer(core.Tokenizer):
 
     @classmethod
     def from_tiktoken(cls, encoding: Any) -> Tokenizer:
-        """A Tokenizer that encodes like a tiktoken.Encoding (merges from its ranks)."""
+        """A Tokenizer that encodes like a tiktoken.Encoding (merges from its ranks).
+
+        It reads Unicode as tiktoken does (``unicode="tiktoken"``), so that its ids
+        are tiktoken's on every code point.
+        """
         from ..interop import ranks
 
-        return cls(*ranks.from_tiktoken(encoding))
+        return cls(*ranks.from_tiktoken(encoding), unicode="tiktoken")
 
     def to_huggingface(self, path: PathLike | None = None) -> Any:
         """A Hugging Face tokenizers.Tokenizer doing the same; saved too if path."""

@@ -1,4 +1,4 @@
-"""Where text may be cut without changing its pre-tokens, and reading a file in pieces.
+r"""Where text may be cut without changing its pre-tokens, and reading a file in pieces.
 
 ``parallel.py`` counts a file's pieces in worker processes and ``stream.py``
 encodes a text that arrives in pieces; both cut only where this module allows,
@@ -8,17 +8,27 @@ bytes (files) and str (streams). Two kinds of cut are safe:
 * before a special token, unless another special token's occurrence covers that
   place (with ``<|a|>`` and ``Q<|a|>``, not inside ``Q<|a|>``), and never after
   the start of one that the text read so far leaves unfinished;
-* with GPT-2's pattern (``PAT``), between two characters the pattern never joins:
-  any character but whitespace, and a whitespace one after it (no piece of PAT
-  goes on past its last character into whitespace, whatever the character, so
-  no Unicode table is needed); or two visible ASCII characters of different kinds
-  (letter, digit, other), unless the first is an apostrophe, which may begin a
-  contraction. PAT has no lookbehind, so each side splits as it would in the
-  whole text. In a file's bytes, each of these places comes before an ASCII byte
-  or the first byte of a character, never inside one.
+* between two characters that the pattern never joins, read off its alternatives
+  (``CUTS``). None of the shipped patterns looks behind, so text after a cut is
+  cut as it would be in the whole text, once no piece runs across the cut and no
+  look-ahead (``(?!\S)``, ``$``) there chooses otherwise. For GPT-2's pattern
+  (``PAT``, and tiktoken's form of it): before whitespace that follows anything
+  else (no alternative goes on from a visible character into whitespace), or
+  between two visible ASCII characters of different kinds (letter, digit,
+  other), unless the first is an apostrophe, which may begin a contraction. For
+  cl100k_base's and o200k_base's: the same before whitespace other than ``\r``
+  and ``\n`` (which punctuation takes, ``[\r\n]*``); and after a ``\n`` that a
+  visible character follows (``/`` excepted for o200k_base, whose punctuation
+  takes ``[\r\n/]*``): whitespace before the ``\n`` is one piece with it
+  whether or not the text goes on (``\s*[\r\n]`` and its kin come before
+  ``\s+(?!\S)``). The tests prove each rule on every code point
+  (test_cuts_any_pattern.py). In a file's bytes, each place comes before an
+  ASCII byte or the first byte of a character, never inside one.
 
-A file with no such place for a long stretch (one enormous word, say) is read on
-until one comes: memory grows with the longest stretch that cannot be cut.
+A pattern with no known rule is cut only before special tokens: a file, or a
+stream, is then read whole between them (``warn_read_whole`` says so). A file
+with no safe place for a long stretch (one enormous word, say) is read on until
+one comes: memory grows with the longest stretch that cannot be cut.
 """
 
 from __future__ import annotations
@@ -26,6 +36,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO
 
@@ -40,6 +51,29 @@ WHITE_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0
 WHITE_SPACE += "\u2028\u2029\u202f\u205f\u3000"
 # re's \s also takes U+001C..U+001F, regex's does not: no cut is made after them.
 NOT_BEFORE_A_CUT = WHITE_SPACE + "\x1c\x1d\x1e\x1f"
+# The patterns of tiktoken's encodings (tiktoken_ext.openai_public; a test compares):
+# GPT-2's (also r50k_base's and p50k_base's), cl100k_base's and o200k_base's.
+GPT2_TIKTOKEN = (
+    r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++"""
+    r"""|\s++$|\s+(?!\S)|\s"""
+)
+CL100K = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+"""
+    r"""| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+)
+_UPPER, _LOWER = r"[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]", r"[\p{Ll}\p{Lm}\p{Lo}\p{M}]"
+_SUFFIX = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?"
+O200K = "|".join(
+    [
+        rf"[^\r\n\p{{L}}\p{{N}}]?{_UPPER}*{_LOWER}+{_SUFFIX}",
+        rf"[^\r\n\p{{L}}\p{{N}}]?{_UPPER}+{_LOWER}*{_SUFFIX}",
+        r"\p{N}{1,3}",
+        r" ?[^\s\p{L}\p{N}]+[\r\n/]*",
+        r"\s*[\r\n]+",
+        r"\s+(?!\S)",
+        r"\s+",
+    ]
+)
 _L, _D = "A-Za-z", "0-9"
 _O = "!-&(-/:-@\\[-`{-~"  # visible ASCII: not a letter, a digit or an apostrophe
 ASCII_KINDS = (  # two visible ASCII characters of different kinds
@@ -47,13 +81,14 @@ ASCII_KINDS = (  # two visible ASCII characters of different kinds
 )
 
 
-def before_whitespace(kind: type) -> str | bytes:
-    """A regex (over str, or over UTF-8 bytes) for: whitespace after anything else."""
+def before_whitespace(kind: type, spaces: str = WHITE_SPACE) -> str | bytes:
+    """A regex (over str, or over UTF-8 bytes) for: one of spaces after anything
+    but whitespace."""
     if kind is str:
-        ahead = "".join(map(re.escape, WHITE_SPACE))
+        ahead = "".join(map(re.escape, spaces))
         behind = "".join(map(re.escape, NOT_BEFORE_A_CUT))
         return f"(?=[{ahead}])(?<=[^{behind}])"
-    spaces = [c.encode() for c in WHITE_SPACE]
+    spaces = [c.encode() for c in spaces]
     first = re.escape(bytes(sorted({c[0] for c in spaces})))  # a quick test first
     ahead = b"|".join(map(re.escape, spaces))
     # The character before: one ASCII byte, or a multi-byte character's last byte.
@@ -68,14 +103,62 @@ def before_whitespace(kind: type) -> str | bytes:
     )
 
 
-@functools.lru_cache(maxsize=8)
+def after_newline(kind: type, not_after: str) -> str | bytes:
+    """A regex (over str, or over UTF-8 bytes) for: after a newline, before a whole
+    character that is neither whitespace nor one of not_after."""
+    if kind is str:
+        return f"(?<=\n)(?=[^{re.escape(WHITE_SPACE + not_after)}])"
+    ascii_ok = bytes(b for b in range(128) if chr(b) not in WHITE_SPACE + not_after)
+    whole = rb"[\xc0-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}"
+    whole += rb"|[\xf0-\xf7][\x80-\xbf]{3}"  # a character that is all there
+    spaces = b"|".join(re.escape(c.encode()) for c in WHITE_SPACE if c > "\x7f")
+    return rb"(?<=\n)(?:(?=[%s])|(?=(?:%s))(?!%s))" % (
+        re.escape(ascii_ok),
+        whole,
+        spaces,
+    )
+
+
+# The safe places of each pattern whose rules are known (see the module's notes).
+NOT_NEWLINES = WHITE_SPACE.replace("\r", "").replace("\n", "")
+CUTS = {
+    PAT: lambda kind: [before_whitespace(kind), ASCII_KINDS],
+    GPT2_TIKTOKEN: lambda kind: [before_whitespace(kind), ASCII_KINDS],
+    CL100K: lambda kind: [
+        before_whitespace(kind, NOT_NEWLINES),
+        after_newline(kind, ""),
+    ],
+    O200K: lambda kind: [
+        before_whitespace(kind, NOT_NEWLINES),
+        after_newline(kind, "/"),
+    ],
+}
+
+
+@functools.lru_cache(maxsize=16)
 def pattern_cuts(kind: type, pattern: str | None) -> re.Pattern | None:
     """The places pattern never joins across, as a regex over str or bytes (or None)."""
-    if pattern != PAT:
+    if pattern not in CUTS:
         return None
+    rules = CUTS[pattern](kind)
     if kind is bytes:
-        return re.compile(before_whitespace(bytes) + b"|" + ASCII_KINDS.encode())
-    return re.compile(before_whitespace(str) + "|" + ASCII_KINDS)
+        rules = [r if isinstance(r, bytes) else r.encode() for r in rules]
+    return re.compile((b"|" if kind is bytes else "|").join(rules))
+
+
+class ReadWhole(UserWarning):
+    """No safe place to cut is known for a pattern: the text is held whole."""
+
+
+def warn_read_whole(pattern: str | None, what: str, stacklevel: int = 3) -> None:
+    """Warn, for a pattern with no known safe cut, that what is read whole."""
+    if pattern is not None and pattern not in CUTS:
+        warnings.warn(
+            f"no safe place to cut text is known for the pattern {pattern!r}: "
+            f"{what} is read whole (cut only before special tokens)",
+            ReadWhole,
+            stacklevel=stacklevel,
+        )
 
 
 def covered(text: Text, i: int, specials: Sequence[Text]) -> bool:
@@ -192,7 +275,7 @@ def boundaries(
             size,
         ]
     cuts = sorted(set(cuts))
-    return list(zip(cuts, cuts[1:]))
+    return list(zip(cuts, cuts[1:], strict=False))
 
 
 def blocks(

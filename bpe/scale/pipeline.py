@@ -24,6 +24,7 @@ from typing import Any
 from ..files import PathLike
 from ..pretokenize import PAT, byte_table, check_specials, check_text
 from ..train import Pair, warn_out_of_pairs
+from .cuts import warn_read_whole
 from .extend import extended
 from .pool import Helpers, own_peak_bytes
 from .sources import Counting, Part, expand, plan
@@ -133,7 +134,7 @@ def count_on_dask(client: Any, parts: list[Part], counting: Counting) -> Counter
     futures = client.map(counting, parts)
     while len(futures) > 1:
         odd = futures[-1:] if len(futures) % 2 else []
-        pairs = zip(futures[::2], futures[1::2])
+        pairs = zip(futures[::2], futures[1::2], strict=False)
         futures = [client.submit(added, a, b) for a, b in pairs] + odd
     return futures[0].result()[0] if futures else Counter()
 
@@ -191,10 +192,13 @@ def train_files(
     client: Any = None,
     start: Any = None,
 ) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
-    """Train on files, never holding one whole; return (vocab, merges, TrainReport).
+    """Train on files, read in parts; return (vocab, merges, TrainReport).
 
-    ``sources``: paths, globs or fsspec URLs, of text files or Parquet files (read
-    from ``column``). ``workers`` processes count (at most one per core, and one
+    Each text file is cut into parts, and read in blocks, at safe places
+    (``cuts.py``), so that none is held whole. A pattern with no known safe place
+    has a file read whole, between special tokens (a ``ReadWhole`` warning says
+    so). ``sources``: paths, globs or fsspec URLs, of text files or Parquet files
+    (read from ``column``). ``workers`` processes count (at most one per core, and one
     per part; the report says how many did), or Dask tasks on ``client``'s cluster.
     ``start``: a Tokenizer or merge list to go on from, as in ``bpe.train``.
     """
@@ -204,6 +208,7 @@ def train_files(
     specials, pattern, asked = run.specials, run.pattern, run.workers
     started = time.perf_counter()
     files = expand(sources)
+    warn_read_whole(pattern, "each file", stacklevel=3)
     counting = Counting(specials, pattern, column)
     # more processes than cores only add forks; several parts per Dask worker, so
     # that none of them waits long

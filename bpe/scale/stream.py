@@ -13,11 +13,21 @@ import codecs
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .cuts import last_cut
+from .cuts import last_cut, warn_read_whole
 
 
 def encode_iterable(tokenizer: Any, pieces: Iterable[str]) -> Iterator[int]:
-    """Yield the ids of "".join(pieces), holding just what follows the last safe cut."""
+    """Yield the ids of "".join(pieces), holding just what follows the last safe cut.
+
+    A pattern with no known safe cut holds the stream whole, between special tokens
+    (with a ``ReadWhole`` warning).
+    """
+    warn_read_whole(tokenizer.pattern, "the stream", stacklevel=4)
+    return encode_cut(tokenizer, pieces)
+
+
+def encode_cut(tokenizer: Any, pieces: Iterable[str]) -> Iterator[int]:
+    """encode_iterable's ids, found as its pieces arrive."""
     pending = ""
     for piece in pieces:
         pending += piece

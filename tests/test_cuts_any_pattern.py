@@ -19,10 +19,10 @@ Y and the next, X, where cutting changes no piece. The proof has two steps.
    run's length past two changes nothing at its end (``\\p{N}{1,3}`` counts, but no
    digit run goes on into a cut's X). So every way a match can stand at the cut is
    met by some text of at most three characters before Y, and a look-ahead there
-   sees only X. The test cuts every such text: each of up to three characters of
-   every kind, then every kind of Y and every kind of X the rule allows, then a
-   character of every kind after X, and checks that the pieces of the whole are
-   the pieces of the two parts.
+   sees only X. The test cuts every such text: up to three characters of every
+   kind, then every kind of Y and every kind of X the rule allows, then nothing
+   or (after up to two characters) a character of every kind, and checks that the
+   pieces of the whole are the pieces of the two parts.
 
 Then, as plain evidence on real code points, every code point is put on each side
 of each rule's cuts in one long text, and the places ``cuts.places`` finds are
@@ -66,9 +66,14 @@ def test_the_shipped_patterns_are_tiktokens():
 
 
 def atoms(pattern):
-    """Every class and literal the pattern names, each also case-insensitively."""
-    found = sorted(set(ATOM.findall(pattern)))
-    return found + [f"(?i:{a})" for a in found]
+    """Every class and literal the pattern names (case-insensitively inside a
+    ``(?i:...)`` group), and the line feed, which ``$`` looks for."""
+    found = {r"\n"}
+    for part in regex.findall(r"\(\?i:([^()]*)\)", pattern):
+        found.update(f"(?i:{a})" for a in ATOM.findall(part))
+    outside = regex.sub(r"\(\?i:[^()]*\)|\(\?[!=:]?", "", pattern)
+    found.update(ATOM.findall(outside))
+    return sorted(found)
 
 
 @functools.cache
@@ -105,6 +110,13 @@ def rules(pattern):
     spaces = {cuts.PAT: cuts.WHITE_SPACE, cuts.GPT2_TIKTOKEN: cuts.WHITE_SPACE}
     spaces = spaces.get(pattern, cuts.NOT_NEWLINES)
     found = [(lambda c: c not in cuts.NOT_BEFORE_A_CUT, lambda c: c in spaces)]
+    if pattern in (cuts.PAT, cuts.GPT2_TIKTOKEN):  # cuts.ASCII_KINDS
+        letter = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        digit = frozenset("0123456789")
+        other = frozenset(map(chr, range(0x21, 0x7F))) - letter - digit - {"'"}
+        for y, x in ((letter, digit | other | {"'"}), (digit, letter | other | {"'"})):
+            found.append((y.__contains__, x.__contains__))
+        found.append((other.__contains__, (letter | digit).__contains__))
     if pattern in (cuts.CL100K, cuts.O200K):
         after = "/" if pattern == cuts.O200K else ""
         no_space = cuts.WHITE_SPACE + after

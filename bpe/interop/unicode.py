@@ -9,6 +9,9 @@ matching, each such character is swapped for a stand-in that ``regex`` classes
 the way tiktoken classes the original (an unassigned code point, or an old
 lowercase letter); the pieces are then cut from the original text at the same
 places. ``DIFFERENCES`` is generated, and checked by the tests, by ``probe``.
+Only a tokenizer that must give tiktoken's ids reads Unicode this way
+(``bpe.Tokenizer.from_tiktoken``, or ``unicode="tiktoken"``); the core and the rest
+of the package read it as ``regex`` does.
 """
 
 from __future__ import annotations

@@ -208,7 +208,8 @@ def train_files(
     specials, pattern, asked = run.specials, run.pattern, run.workers
     started = time.perf_counter()
     files = expand(sources)
-    warn_read_whole(pattern, "each file", stacklevel=3)
+    if not all(f.endswith(".parquet") for f in files):  # Parquet: by row groups
+        warn_read_whole(pattern, "each text file", stacklevel=3)
     counting = Counting(specials, pattern, column)
     # more processes than cores only add forks; several parts per Dask worker, so
     # that none of them waits long

@@ -20,14 +20,9 @@ def encode_iterable(tokenizer: Any, pieces: Iterable[str]) -> Iterator[int]:
     """Yield the ids of "".join(pieces), holding just what follows the last safe cut.
 
     A pattern with no known safe cut holds the stream whole, between special tokens
-    (with a ``ReadWhole`` warning).
+    (with a ``ReadWhole`` warning, when the ids are first asked for).
     """
-    warn_read_whole(tokenizer.pattern, "the stream", stacklevel=4)
-    return encode_cut(tokenizer, pieces)
-
-
-def encode_cut(tokenizer: Any, pieces: Iterable[str]) -> Iterator[int]:
-    """encode_iterable's ids, found as its pieces arrive."""
+    warn_read_whole(tokenizer.pattern, "the stream")
     pending = ""
     for piece in pieces:
         pending += piece

@@ -61,8 +61,8 @@ class Tokenizer(core.Tokenizer):
         self._helpers = None  # encode_batch's processes, forked when first needed
 
     def __reduce__(self):
-        rebuild, args = super().__reduce__()
-        return rebuild, (*args, self.unicode)
+        rebuild, args = super().__reduce__()  # the view only if not the default
+        return rebuild, args if self.unicode == "regex" else (*args, self.unicode)
 
     def __eq__(self, other: object) -> bool:
         same = super().__eq__(other)

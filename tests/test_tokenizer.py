@@ -98,3 +98,22 @@ def test_encoding_the_training_text_never_grows_it(text):
 
 def test_show_tokens_marks_spaces_and_raw_bytes():
     assert show_tokens([b"the", b" th", b"\xe1", b"\n"]) == "the | ␣th | <E1> | ⏎"
+
+
+@pytest.mark.parametrize("listed", [["<|e|>", "<|e|><|e|>"], ["<|e|><|e|>", "<|e|>"]])
+def test_the_longest_special_wins_in_encode_and_train(listed):
+    """Where two specials start at one place, the longer is the token, whatever the
+    order they were given in (encode sorts them its own way before splitting)."""
+    from bpe.tokenizer import Tokenizer as CoreTokenizer
+    from bpe.train import train as core_train
+
+    text = "ab<|e|><|e|>ab<|e|>ab"
+    assert bpe.split_special(text, listed) == [
+        *("ab", "<|e|><|e|>", "ab", "<|e|>", "ab"),
+    ]
+    for train, Tokenizer in [(core_train, CoreTokenizer), (bpe.train, bpe.Tokenizer)]:
+        vocab, merges = train(text + " ab<|e|", 259, listed)
+        assert merges[0] == (b"a", b"b")  # no special's bytes were counted as text
+        tok = Tokenizer(vocab, merges, listed)
+        double, single = tok.special_id["<|e|><|e|>"], tok.special_id["<|e|>"]
+        assert tok.encode(text) == [256, double, 256, single, 256]

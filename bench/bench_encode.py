@@ -166,7 +166,7 @@ def long_inputs(repeats=3):
             ours = functools.partial(tok.encode_ordinary, text)
             theirs = functools.partial(encoding.encode_ordinary, text)
             pairs = [(seconds(ours), seconds(theirs)) for _ in range(repeats)]
-            times[n] = [statistics.median(t) for t in zip(*pairs)]
+            times[n] = [statistics.median(t) for t in zip(*pairs, strict=True)]
         ratio = times[10**6][0] / times[10**6][1]
         growth = times[10**6][0] / times[10**5][0]
         print(

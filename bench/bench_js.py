@@ -100,7 +100,7 @@ def against_tiktoken(node, encoders, stories):
                 ours.append(node("time", name=name, texts=stories, cold=cold) / 1000)
                 if not i % 2:
                     tik.append(seconds(run_tiktoken))
-            ratio = statistics.median(a / b for a, b in zip(ours, tik))
+            ratio = statistics.median(a / b for a, b in zip(ours, tik, strict=True))
             row["cold" if cold else "warm"] = {
                 "ratio": ratio,
                 "js_ms": statistics.median(ours) * 1000,

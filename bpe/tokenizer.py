@@ -40,7 +40,7 @@ def encode_word(
     pair)`` is called before each merge, for traces.
     """
     while True:
-        candidates = [p for p in zip(tok, tok[1:]) if p in rank]
+        candidates = [p for p in zip(tok, tok[1:], strict=False) if p in rank]
         if not candidates:
             return tok
         best = min(candidates, key=rank.__getitem__)
@@ -116,7 +116,7 @@ class Tokenizer:
         self.pattern, self.cache_size = pattern, cache_size
         check_vocab(self.vocab, self.merges, self.specials)
         ids = sorted(self.vocab, reverse=True)  # a token listed twice: its smaller id
-        self.token_id = dict(zip(map(self.vocab.__getitem__, ids), ids))
+        self.token_id = dict(zip(map(self.vocab.__getitem__, ids), ids, strict=True))
         self.special_id = {s: self.token_id[s.encode("utf-8")] for s in self.specials}
         self.find_pieces = finder(pattern)
         self.cache = {}  # pre-token -> its ids

@@ -33,7 +33,7 @@ def count_pairs(table: Table) -> Counter[Pair]:
     """
     pairs = Counter()
     for tok, freq in table.items():
-        for pair in zip(tok, tok[1:]):
+        for pair in zip(tok, tok[1:], strict=False):
             pairs[pair] += freq
     return pairs
 
@@ -118,7 +118,7 @@ def naive_merges(
     holds the ids of the tokens the table is made of, for the tie-break: by default
     the 256 bytes; a table that goes on from earlier merges passes their ids too.
     """
-    token_id = dict(token_id or zip(BYTE_TOKENS, range(256)))
+    token_id = dict(token_id or zip(BYTE_TOKENS, range(256), strict=True))
     next_id = max(token_id.values()) + 1  # each new token takes the next free id
     merges = []
     while len(merges) < n_merges:

@@ -83,7 +83,8 @@ def compare(
     """
     shared = len(set(vocab_a.values()) & set(vocab_b.values()))
     first = next(
-        (i for i, (x, y) in enumerate(zip(merges_a, merges_b)) if x != y), None
+        (i for i, (x, y) in enumerate(zip(merges_a, merges_b, strict=False)) if x != y),
+        None,
     )
     if first is None and len(merges_a) != len(merges_b):
         first = min(len(merges_a), len(merges_b))

@@ -144,7 +144,9 @@ def hub_pairs() -> list[tuple[str, str]]:
 def read_pairs(en_path: PathLike, vi_path: PathLike) -> list[tuple[str, str]]:
     """Aligned sentence pairs from two local files, one sentence per line."""
     with open(en_path, encoding="utf-8") as en, open(vi_path, encoding="utf-8") as vi:
-        return [(a.rstrip("\r\n"), b.rstrip("\r\n")) for a, b in zip(en, vi)]
+        return [
+            (a.rstrip("\r\n"), b.rstrip("\r\n")) for a, b in zip(en, vi, strict=True)
+        ]
 
 
 def run(

@@ -131,7 +131,7 @@ def en_vi_pairs(corpus: str = "ntrex128") -> list[tuple[str, str]]:
         raise data.DataError(
             f"{corpus}: {len(en)} English lines but {len(vi)} Vietnamese lines"
         )
-    return list(zip(en, vi))
+    return list(zip(en, vi, strict=True))
 
 
 def ntrex_split(every: int = 5) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -147,6 +147,10 @@ def ntrex_split(every: int = 5) -> tuple[list[tuple[str, str]], list[tuple[str, 
             f"{NTREX_DOCUMENTS}: {len(stories)} lines for {len(pairs)} pairs"
         )
     held = set(list(dict.fromkeys(stories))[every - 1 :: every])
-    train = [pair for pair, story in zip(pairs, stories) if story not in held]
-    heldout = [pair for pair, story in zip(pairs, stories) if story in held]
+    train = [
+        pair for pair, story in zip(pairs, stories, strict=True) if story not in held
+    ]
+    heldout = [
+        pair for pair, story in zip(pairs, stories, strict=True) if story in held
+    ]
     return train, heldout

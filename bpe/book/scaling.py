@@ -98,7 +98,7 @@ def map_reduce_figure() -> Any:
     box(5.7, 3.75, "add", "#f6e3cf")
     box(5.7, 1.55, "add", "#f6e3cf")
     box(7.0, 2.65, "add", "#f6e3cf")
-    for y, target in zip(rows, [3.75, 3.75, 1.55, 1.55]):
+    for y, target in zip(rows, [3.75, 3.75, 1.55, 1.55], strict=True):
         arrow((4.35, y), (5.4, target))
     arrow((6.0, 3.75), (6.7, 2.8))
     arrow((6.0, 1.55), (6.7, 2.5))

@@ -121,7 +121,9 @@ def settled(scored: list) -> list[tuple[str, float]]:
     chars = sorted(scored[i][0] for i in bottom)
     scores = sorted((scored[i][1] for i in bottom), reverse=True)
     kept = [entry for i, entry in enumerate(scored) if i not in set(bottom)]
-    return sorted(kept + list(zip(chars, scores)), key=lambda e: (-e[1], e[0]))
+    return sorted(
+        kept + list(zip(chars, scores, strict=True)), key=lambda e: (-e[1], e[0])
+    )
 
 
 def wordpiece_scores(table: dict) -> dict[tuple[bytes, bytes], float]:

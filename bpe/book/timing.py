@@ -49,5 +49,5 @@ def paired_ratio(
         else:
             times_b.append(seconds(run_b))
             times_a.append(seconds(run_a))
-    ratio = statistics.median(a / b for a, b in zip(times_a, times_b))
+    ratio = statistics.median(a / b for a, b in zip(times_a, times_b, strict=True))
     return ratio, statistics.median(times_a), statistics.median(times_b)

@@ -18,7 +18,7 @@ def pair_counts(ids: list[int]) -> Counter[tuple[int, int]]:
     >>> pair_counts([1, 2, 1, 2])
     Counter({(1, 2): 2, (2, 1): 1})
     """
-    return Counter(zip(ids, ids[1:]))
+    return Counter(zip(ids, ids[1:], strict=False))
 
 
 def replace_pair(ids: list[int], pair: tuple[int, int], new_id: int) -> list[int]:
@@ -69,7 +69,7 @@ class ToyBPE:
         """Text -> ids: start from the bytes, apply learned merges, earliest first."""
         ids = list(text.encode("utf-8"))
         while True:
-            known = [p for p in zip(ids, ids[1:]) if p in self.merges]
+            known = [p for p in zip(ids, ids[1:], strict=False) if p in self.merges]
             if not known:
                 return ids
             pair = min(known, key=self.merges.__getitem__)

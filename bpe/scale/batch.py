@@ -41,7 +41,7 @@ def slices(texts: list[str], n: int) -> list[list[str]]:
             cuts.append(i + 1)
             k += 1
     cuts += [len(texts)] * (n + 1 - len(cuts))
-    return [texts[a:b] for a, b in zip(cuts, cuts[1:])]
+    return [texts[a:b] for a, b in zip(cuts, cuts[1:], strict=False)]
 
 
 class RunEncoder:

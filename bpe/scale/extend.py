@@ -43,7 +43,9 @@ class Start:
         replayed = Counter()
         for lo in range(0, len(keys), REPLAY_BATCH):  # memory stays bounded
             batch = keys[lo : lo + REPLAY_BATCH]
-            for key, ids in zip(batch, encoder.long(list(map(b"".join, batch)))):
+            for key, ids in zip(
+                batch, encoder.long(list(map(b"".join, batch))), strict=True
+            ):
                 replayed[tuple(map(tok.vocab.__getitem__, ids))] += table[key]
         return replayed
 
@@ -127,5 +129,7 @@ def extended(
     vocab = dict(start.tokenizer.vocab)
     added = [a + b for a, b in merges]
     added += [s.encode("utf-8") for s in specials if s not in start.specials]
-    vocab.update(zip(range(max(vocab) + 1, max(vocab) + 1 + len(added)), added))
+    vocab.update(
+        zip(range(max(vocab) + 1, max(vocab) + 1 + len(added)), added, strict=True)
+    )
     return vocab, [*start.tokenizer.merges, *merges]

@@ -45,8 +45,8 @@ class IndexedTable:
         self.freqs = list(table.values())
         self.pairs = {}
         self.where = defaultdict(set)
-        for i, (word, freq) in enumerate(zip(self.words, self.freqs)):
-            for pair in zip(word, word[1:]):
+        for i, (word, freq) in enumerate(zip(self.words, self.freqs, strict=True)):
+            for pair in zip(word, word[1:], strict=False):
                 self.pairs[pair] = self.pairs.get(pair, 0) + freq
                 self.where[pair].add(i)
 

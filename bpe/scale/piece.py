@@ -41,6 +41,7 @@ class PieceEncoder:
             zip(
                 map(ids, map(itemgetter(0), merges)),
                 map(ids, map(itemgetter(1), merges)),
+                strict=True,
             )
         )  # rank -> pair
         # rank of a pair; a merge listed twice keeps its last rank
@@ -68,7 +69,9 @@ class PieceEncoder:
     def short(self, ids: list[int]) -> list[int]:
         """encode_word on the ids of a short piece, rank by rank, with C built-ins."""
         rank_of, merged_id = self.rank_of, self.merged_id
-        ranks = list(map(rank_of, zip(ids, islice(ids, 1, None)), repeat(NEVER)))
+        ranks = list(
+            map(rank_of, zip(ids, islice(ids, 1, None), strict=False), repeat(NEVER))
+        )
         while ranks:
             best = min(ranks)
             if best == NEVER:
@@ -117,7 +120,7 @@ def merge_rounds(
     after = list(range(1, n + 1))  # the next live place (n: none)
     before = [-1, 0, *after[: n - 1]]  # the previous live place (-1: none)
     ids.append(BREAK)  # a guard at place n, so that after[p] always indexes ids
-    ranks = list(map(rank_of, zip(ids, islice(ids, 1, n)), repeat(NEVER)))
+    ranks = list(map(rank_of, zip(ids, islice(ids, 1, n), strict=False), repeat(NEVER)))
     order = sorted(range(n - 1), key=ranks.__getitem__)  # by rank, then by place
     ranks.sort()  # the same ranks, in the order of order
     where, lo = {}, 0

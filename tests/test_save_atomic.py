@@ -105,7 +105,9 @@ def test_saved_files_follow_the_umask(tmp_path, toy):
     finally:
         os.umask(previous)
     assert (tmp_path / "tok").stat().st_mode & 0o777 == 0o755
-    for path in (tmp_path / "tok").iterdir():
+    saved = sorted((tmp_path / "tok").iterdir())
+    assert {p.name for p in saved} >= {"merges.txt", "vocab.json"}
+    for path in saved:
         assert path.stat().st_mode & 0o777 == 0o644, path
 
 

@@ -281,6 +281,6 @@ def test_the_first_n_new_merges_are_what_asking_for_n_learns(gpt2, vietnamese):
     extended = bpe.Tokenizer(vocab, merges, gpt2.specials, gpt2.pattern)
     fewer = bpe.train(text, len(gpt2.vocab) + 150, start=gpt2)
     assert first_merges(extended, gpt2, 150) == bpe.Tokenizer(
-        *fewer, gpt2.specials, gpt2.pattern
+        *fewer, gpt2.specials, gpt2.pattern, unicode=gpt2.unicode
     )
-    assert first_merges(extended, gpt2, 0) == gpt2
+    assert first_merges(extended, gpt2, 0) == gpt2  # its Unicode view included

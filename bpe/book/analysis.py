@@ -157,14 +157,17 @@ def changed_texts(before: Any, after: Any, texts: Iterable[str]) -> int:
 def first_merges(extended: Tokenizer, start: Tokenizer, n: int) -> Tokenizer:
     """The tokenizer that extends start by only the first n of extended's new merges.
 
-    Training is greedy, so it is what asking for n merges would have learned.
+    Training is greedy, so it is what asking for n merges would have learned. It
+    reads Unicode as start does.
     """
     from ..scale.tokenizer import Tokenizer
 
     last = max(start.vocab) + n
     vocab = {i: t for i, t in extended.vocab.items() if i <= last}
     merges = extended.merges[: len(start.merges) + n]
-    return Tokenizer(vocab, merges, start.specials, start.pattern)
+    return Tokenizer(
+        vocab, merges, start.specials, start.pattern, unicode=start.unicode
+    )
 
 
 def fewest(enough: Callable[[int], bool], most: int) -> int:

@@ -97,6 +97,7 @@ test: lint test-package test-notebooks test-lab book test-browser
 bench: $(STAMP)
 	$(PYTHON) bench/bench_train.py
 	$(PYTHON) bench/bench_memory.py
+	$(PYTHON) bench/bench_words.py  # corpora whose distinct pre-tokens grow with size
 	$(PYTHON) bench/bench_encode.py
 	$(PYTHON) bench/bench_js.py
 	$(MAKE) preview  # the page's Python is timed on the site as the notebooks stand now

@@ -33,6 +33,7 @@ def ours(method, path, workers):
         "pick": report.pick_seconds,
         "apply": report.apply_seconds,
         "merges": len(merges),
+        "distinct": report.distinct_pretokens,
         "digest": digest(merges),
         "parent_peak": report.parent_peak_bytes,
         "worker_peak": report.worker_peak_bytes,

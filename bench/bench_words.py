@@ -1,0 +1,74 @@
+"""make bench (many words): training where the distinct pre-tokens grow with the text.
+
+Corpora (``word_corpora.py``): made-up words with Zipf frequencies at 10, 40 and
+100 MB, and the stories with NTREX-128 and Tatoeba. On each, this package
+(``train_file``, 2 workers), rustbpe and Hugging Face tokenizers (2 threads) train a
+10,000-entry vocabulary, each in a fresh process, one after the other. Peak memory is
+each process's RSS high-water mark (ours: the main process; its counting workers'
+peak is shown apart). BENCH_WORDS picks corpora ("10 40 100 mixed" by default).
+Results also go to _build/bench/words.json.
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from bench_train import run
+from word_corpora import mixed_corpus, zipf_corpus
+
+OUT = Path(__file__).resolve().parent.parent / "_build" / "bench"
+MIB = 1 << 20
+
+
+def corpus(name: str) -> Path:
+    return mixed_corpus() if name == "mixed" else zipf_corpus(int(name))
+
+
+def measure(name: str) -> dict:
+    """Ours, rustbpe and HF on one corpus, each in a fresh process, in turn."""
+    path = corpus(name)
+    return {
+        "corpus": name,
+        "bytes": path.stat().st_size,
+        "ours": run("heap", path, workers=2),
+        "rust": run("rust", path),
+        "hf": run("hf", path),
+    }
+
+
+def row(m: dict) -> str:
+    ours, rust, hf = m["ours"], m["rust"], m["hf"]
+    label = f"{m['bytes'] / 1e6:.0f} MB" if m["corpus"] != "mixed" else "mixed"
+    if m["corpus"] != "mixed":
+        label = f"zipf {label}"
+    peaks = " / ".join(f"{r['parent_peak'] / MIB:,.0f}" for r in (ours, rust, hf))
+    return (
+        f"| {label} | {ours['distinct']:,} | {ours['seconds']:.1f} s"
+        f" (count {ours['pretokenize']:.1f}, pick {ours['pick']:.1f},"
+        f" apply {ours['apply']:.1f}) | {rust['seconds']:.2f} s"
+        f" | {hf['seconds']:.2f} s | {ours['seconds'] / rust['seconds']:.1f}x"
+        f" | {ours['seconds'] / hf['seconds']:.1f}x | {peaks}"
+        f" (workers {ours['worker_peak'] / MIB:,.0f}) |"
+    )
+
+
+def main() -> None:
+    names = os.environ.get("BENCH_WORDS", "10 40 100 mixed").split()
+    version = sys.version.split()[0]
+    print(f"machine: {os.cpu_count()} cores; Python {version}; one run each\n")
+    print(
+        "| corpus | distinct pre-tokens | ours (phases) | rustbpe | HF"
+        " | ours / rustbpe | ours / HF | peak MiB ours / rustbpe / HF |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    results = []
+    for name in names:
+        results.append(measure(name))
+        print(row(results[-1]), flush=True)
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "words.json").write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe
+from bpe.scale.compact import SHIFT, merge_in_place
 from bpe.scale.indexed import descending, merge_counting
 from bpe.train import count_pairs, merge
 
@@ -117,6 +118,24 @@ def test_merge_counting_matches_a_full_recount(word, pair):
     for p in set(before) | set(after):
         assert delta.get(p, 0) == after[p] - before[p]
     assert set(created) == {p for p in after if 9 in p}
+
+
+@given(
+    st.lists(st.sampled_from([1, 2, 3]), max_size=12),
+    st.sampled_from([(1, 2), (2, 1), (1, 1), (2, 2)]),
+)
+def test_merge_in_place_matches_a_full_recount(word, pair):
+    merged, delta, where = list(word), {}, {}
+    merge_in_place(merged, pair[0], pair[1], 9, 1, delta, where, 7)
+    expected = merge(tuple(word), pair, 9)
+    assert tuple(merged) == expected
+    before, after = count_pairs({tuple(word): 1}), count_pairs({expected: 1})
+    for x, y in set(before) | set(after):
+        if (x, y) != pair:  # (a, b) is the caller's to drop whole
+            assert delta.get(x << SHIFT | y, 0) == after[x, y] - before[x, y]
+    made = {p for p in after if 9 in p}
+    assert {(p >> SHIFT, p & ((1 << SHIFT) - 1)) for p in where} == made
+    assert all(rows == [7] for rows in where.values())
 
 
 @given(st.binary(max_size=5), st.binary(max_size=5))

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import bpe
 from bpe.interop.unicode import NEWER
+from bpe.scale.compact import compact_merges
 from bpe.scale.indexed import indexed_merges
 from bpe.tokenizer import Tokenizer as CoreTokenizer
 from bpe.train import lowest_ids, naive_merges
@@ -67,6 +68,7 @@ def test_bpe_train_learns_the_cores_merges(text, vocab_size, with_specials):
 def test_the_heap_trainer_learns_naive_merges(table, n):
     assert indexed_merges(table, n, use_heap=True)[0] == naive_merges(table, n)
     assert indexed_merges(table, n, use_heap=False)[0] == naive_merges(table, n)
+    assert compact_merges(table, n)[0] == naive_merges(table, n)
 
 
 @pytest.fixture(scope="module")

@@ -2,8 +2,9 @@
 
 The same arguments and the same merges as ``train.train`` (the tests compare
 them), found faster: pre-tokens are counted word by word (``word_counts.py``)
-and the merges are learned by the indexed trainer with a heap
-(``indexed.py``), which picks what the naive loop picks, ties included. A
+and the merges are learned by the indexed trainer with a heap (``indexed.py``,
+written compactly in ``compact.py``), which picks what the naive loop picks,
+ties included. A
 ``tie_break`` or ``on_merge`` of your own needs the naive loop, which then runs.
 ``start`` goes on from an existing tokenizer or merge list (``extend.py``).
 ``check_training`` checks the options of every training entry point, here and in
@@ -25,6 +26,7 @@ from ..train import (
     naive_merges,
     warn_out_of_pairs,
 )
+from .compact import compact_merges
 from .extend import Start, check_start, extended
 from .indexed import indexed_merges
 from .word_counts import count_by_words
@@ -116,7 +118,8 @@ def learn(
     """(up to n_merges new merges, seconds picking pairs, seconds applying merges).
 
     ``naive`` recounts everything (its time is all counted as picking); ``scan``
-    and ``heap`` keep an index of the rows and pick by a full scan or a heap.
+    and ``heap`` keep an index of the rows and pick by a full scan or a heap
+    (``heap`` runs the compact trainer, ``compact.py``).
     With a ``start``, its merges are first applied to the table, as encoding
     applies them (counted as applying). ``progress(1)`` hears of each merge.
     """
@@ -126,9 +129,10 @@ def learn(
         table, token_id = start.replay(table), start.tokenizer.token_id
     replayed = time.perf_counter() - began
     if method != "naive":
-        merges, pick, apply = indexed_merges(
-            table, n_merges, method == "heap", progress
-        )
+        if method == "heap":  # the indexed trainer, compact (compact.py)
+            merges, pick, apply = compact_merges(table, n_merges, progress)
+        else:
+            merges, pick, apply = indexed_merges(table, n_merges, False, progress)
         return merges, pick, apply + replayed
 
     def told(pairs: dict, best: Pair) -> None:

@@ -1,0 +1,207 @@
+"""The compact trainer: the indexed trainer's merges, in less time and memory.
+
+``indexed.py`` is the trainer the book explains: pairs are tuples, each pair's rows
+a set, and each merged row is built anew. This is the same algorithm (pair totals,
+an index from each pair to its rows, a lazy heap), written for what CPython does
+fast, because with hundreds of thousands of distinct pre-tokens applying the
+merges is most of the time:
+
+- a pair is one int, ``x << SHIFT | y``: a dict hashes it at once, and making one
+  costs less than making a tuple;
+- each pair's rows are a list, only ever appended to; a row that has since lost
+  the pair, or comes twice, is merely visited for nothing;
+- a row is merged in place: ``list.index`` (in C) finds the first symbol of the
+  pair, and only the occurrences and their neighbours are touched;
+- rows of one symbol, which hold no pair, are not kept.
+
+The picks, ties included, are the indexed trainer's, hence the naive trainer's
+(tests/test_fast.py compares all of them).
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Callable
+
+from .indexed import descending
+
+SHIFT = 32  # a pair (x, y) of symbol ids is the int x << SHIFT | y
+LOW = (1 << SHIFT) - 1
+
+
+class CompactTable:
+    """Rows of symbol ids with counts, pair totals, and the rows holding each pair.
+
+    ``table`` is a pre-token table, as for ``indexed.IndexedTable``.
+    """
+
+    def __init__(self, table: dict[tuple[bytes, ...], int]):
+        self.symbols = [bytes([b]) for b in range(256)]  # symbol id -> its bytes
+        self.symbol_id = {tok: i for i, tok in enumerate(self.symbols)}
+        self.keys = list(map(descending, self.symbols))  # how ties sort, in the heap
+        self.words: list[list[int]] = []
+        self.freqs: list[int] = []
+        self.pairs: dict[int, int] = {}  # pair -> its total count
+        self.where: dict[int, list[int]] = {}  # pair -> rows that held it
+        for tok, freq in table.items():
+            if len(tok) > 1:
+                self.add_row(self.row(tok), freq)
+
+    def row(self, tok: tuple[bytes, ...]) -> list[int]:
+        """A pre-token's symbol ids; a row of single bytes is its bytes, read in C."""
+        joined = b"".join(tok)
+        return list(joined) if len(joined) == len(tok) else list(map(self.symbol, tok))
+
+    def add_row(self, word: list[int], freq: int) -> None:
+        i, pairs, where = len(self.words), self.pairs, self.where
+        self.words.append(word)
+        self.freqs.append(freq)
+        for x, y in zip(word, word[1:], strict=False):
+            p = x << SHIFT | y
+            pairs[p] = pairs.get(p, 0) + freq
+            rows = where.get(p)
+            if rows is None:
+                where[p] = [i]
+            elif rows[-1] != i:  # a pair twice in a row: the row once
+                rows.append(i)
+
+    def symbol(self, tok: bytes) -> int:
+        """The id of a token's bytes; two merges that spell the same bytes share one."""
+        if tok not in self.symbol_id:
+            self.symbol_id[tok] = len(self.symbols)
+            self.symbols.append(tok)
+            self.keys.append(descending(tok))
+        return self.symbol_id[tok]
+
+    def apply(self, pair: int) -> dict[int, int]:
+        """Merge pair in each row that holds it; return {changed pair: total before}."""
+        a, b = pair >> SHIFT, pair & LOW
+        new = self.symbol(self.symbols[a] + self.symbols[b])
+        words, freqs, where, delta = self.words, self.freqs, self.where, {}
+        for i in where.pop(pair):
+            merge_in_place(words[i], a, b, new, freqs[i], delta, where, i)
+        del self.pairs[pair]  # every occurrence is merged, and none can come back
+        delta.pop(pair, None)
+        return self.update_totals(delta)
+
+    def update_totals(self, delta: dict[int, int]) -> dict[int, int]:
+        """Add delta to the totals, dropping pairs at zero; {pair: total before}."""
+        pairs, changed = self.pairs, {}
+        for p, d in delta.items():
+            if d:
+                before = changed[p] = pairs.get(p, 0)
+                if before + d > 0:
+                    pairs[p] = before + d
+                else:
+                    del pairs[p]
+        return changed
+
+
+def merge_in_place(
+    word: list[int],
+    a: int,
+    b: int,
+    new: int,
+    freq: int,
+    delta: dict[int, int],
+    where: dict[int, list[int]],
+    row: int,
+) -> None:
+    """Merge each (a, b) of word into new, in place, as ``indexed.merge_counting``.
+
+    delta hears how the neighbours' pairs change, except (a, b) itself, which the
+    caller drops whole; where[p] gets row for each pair p made. When two
+    occurrences touch (a b a b), the pair between them, (b, a), becomes
+    (new, new), counted once, from the right (``last`` marks the left one).
+    """
+    get, pos, last = delta.get, 0, -2
+    left = word.count(a)  # the a's at pos or after
+    while left:
+        j = word.index(a, pos)
+        pos, left = j + 1, left - 1
+        n = len(word)
+        if j + 1 == n or word[j + 1] != b:
+            continue
+        left -= a == b  # the merge takes a second a
+        made = []
+        if j:
+            x = word[j - 1]
+            old = b << SHIFT | a if j - 1 == last else x << SHIFT | a
+            delta[old] = get(old, 0) - freq
+            made.append(x << SHIFT | new)
+        if j + 2 < n:
+            y = word[j + 2]
+            if not (y == a and j + 3 < n and word[j + 3] == b):
+                old = b << SHIFT | y
+                delta[old] = get(old, 0) - freq
+                made.append(new << SHIFT | y)
+        for p in made:
+            delta[p] = get(p, 0) + freq
+            rows = where.get(p)
+            if rows is None:
+                where[p] = [row]
+            elif rows[-1] != row:
+                rows.append(row)
+        word[j : j + 2] = (new,)
+        last = j
+
+
+class CompactHeap:
+    """``indexed.PairHeap`` over int pairs: the same order, the same lazy deletion."""
+
+    def __init__(self, table: CompactTable):
+        self.table = table
+        self.heap = [self.entry(p, n) for p, n in table.pairs.items()]
+        heapq.heapify(self.heap)
+
+    def entry(self, pair: int, count: int) -> tuple:
+        keys = self.table.keys
+        return (-count, keys[pair >> SHIFT], keys[pair & LOW], pair)
+
+    def pop(self) -> int | None:
+        """The best pair, skipping entries whose count changed since they were filed."""
+        pairs, heap = self.table.pairs, self.heap
+        while heap:
+            neg, _, _, pair = heapq.heappop(heap)
+            current = pairs.get(pair, 0)
+            if current == -neg:
+                return pair
+            if current:  # the count fell after this entry was pushed: re-file it
+                heapq.heappush(heap, self.entry(pair, current))
+        return None
+
+    def update(self, changed: dict[int, int]) -> None:
+        """Push the pairs whose count grew; those that shrank are re-filed on pop."""
+        pairs, heap, entry = self.table.pairs, self.heap, self.entry
+        for pair, before in changed.items():
+            now = pairs.get(pair, 0)
+            if now > before:
+                heapq.heappush(heap, entry(pair, now))
+
+
+def compact_merges(
+    table: dict[tuple[bytes, ...], int],
+    n_merges: int,
+    progress: Callable | None = None,
+) -> tuple[list[tuple[bytes, bytes]], float, float]:
+    """Up to n_merges merges from a pre-token table: (merges, pick s, apply s).
+
+    The same merges as ``indexed.indexed_merges`` and ``train.naive_merges``.
+    """
+    table = CompactTable(table)
+    heap = CompactHeap(table)
+    symbols, merges, pick_seconds, apply_seconds = table.symbols, [], 0.0, 0.0
+    while len(merges) < n_merges:
+        t0 = time.perf_counter()
+        best = heap.pop()
+        t1 = time.perf_counter()
+        pick_seconds += t1 - t0
+        if best is None:
+            break  # no pair left: the caller says so
+        heap.update(table.apply(best))
+        apply_seconds += time.perf_counter() - t1
+        merges.append((symbols[best >> SHIFT], symbols[best & LOW]))
+        if progress:
+            progress(1)
+    return merges, pick_seconds, apply_seconds

@@ -7,9 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe
-from bpe.scale.compact import SHIFT, merge_in_place
+from bpe.pretokenize import byte_table
+from bpe.scale.compact import SHIFT, compact_merges, merge_in_place
 from bpe.scale.indexed import descending, merge_counting
-from bpe.train import count_pairs, merge
+from bpe.train import count_pairs, merge, naive_merges
 
 EOT = "<|endoftext|>"
 METHODS = ["naive", "scan", "heap"]
@@ -136,6 +137,24 @@ def test_merge_in_place_matches_a_full_recount(word, pair):
     made = {p for p in after if 9 in p}
     assert {(p >> SHIFT, p & ((1 << SHIFT) - 1)) for p in where} == made
     assert all(rows == [7] for rows in where.values())
+
+
+@settings(max_examples=60)
+@given(
+    st.dictionaries(
+        st.text(st.sampled_from("ab é牛🙃"), min_size=1, max_size=6),
+        st.integers(1, 9),
+        max_size=10,
+    ),
+    st.integers(0, 30),
+)
+def test_compact_trainer_reads_strings_as_their_bytes(strings, n):
+    # a one-character string can be several bytes, hence a row with pairs
+    expected = naive_merges(byte_table(strings), n)
+    assert compact_merges(dict(strings), n)[0] == expected
+    taken = dict(strings)
+    assert compact_merges(taken, n, taken=True)[0] == expected
+    assert taken == {}
 
 
 @given(st.binary(max_size=5), st.binary(max_size=5))

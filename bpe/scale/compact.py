@@ -21,6 +21,7 @@ The picks, ties included, are the indexed trainer's, hence the naive trainer's
 from __future__ import annotations
 
 import heapq
+import itertools
 import time
 from collections.abc import Callable
 
@@ -33,10 +34,13 @@ LOW = (1 << SHIFT) - 1
 class CompactTable:
     """Rows of symbol ids with counts, pair totals, and the rows holding each pair.
 
-    ``table`` is a pre-token table, as for ``indexed.IndexedTable``.
+    ``table`` is a pre-token table, as for ``indexed.IndexedTable``, or the
+    {pre-token string: count} it is made from (its rows are then the UTF-8 bytes).
+    With ``taken``, the table is emptied as it is read, so that what it held is
+    freed while the rows are built.
     """
 
-    def __init__(self, table: dict[tuple[bytes, ...], int]):
+    def __init__(self, table: dict[tuple[bytes, ...] | str, int], taken: bool = False):
         self.symbols = [bytes([b]) for b in range(256)]  # symbol id -> its bytes
         self.symbol_id = {tok: i for i, tok in enumerate(self.symbols)}
         self.keys = list(map(descending, self.symbols))  # how ties sort, in the heap
@@ -44,12 +48,16 @@ class CompactTable:
         self.freqs: list[int] = []
         self.pairs: dict[int, int] = {}  # pair -> its total count
         self.where: dict[int, list[int]] = {}  # pair -> rows that held it
-        for tok, freq in table.items():
-            if len(tok) > 1:
-                self.add_row(self.row(tok), freq)
+        items = iter(table.popitem, None) if taken else iter(table.items())
+        for tok, freq in itertools.islice(items, len(table)):
+            word = self.row(tok)
+            if len(word) > 1:  # a row of one symbol holds no pair
+                self.add_row(word, freq)
 
-    def row(self, tok: tuple[bytes, ...]) -> list[int]:
+    def row(self, tok: tuple[bytes, ...] | str) -> list[int]:
         """A pre-token's symbol ids; a row of single bytes is its bytes, read in C."""
+        if isinstance(tok, str):
+            return list(tok.encode("utf-8"))
         joined = b"".join(tok)
         return list(joined) if len(joined) == len(tok) else list(map(self.symbol, tok))
 
@@ -124,27 +132,31 @@ def merge_in_place(
         if j + 1 == n or word[j + 1] != b:
             continue
         left -= a == b  # the merge takes a second a
-        made = []
         if j:
             x = word[j - 1]
             old = b << SHIFT | a if j - 1 == last else x << SHIFT | a
             delta[old] = get(old, 0) - freq
-            made.append(x << SHIFT | new)
+            made(x << SHIFT | new, freq, delta, where, row)
         if j + 2 < n:
             y = word[j + 2]
             if not (y == a and j + 3 < n and word[j + 3] == b):
                 old = b << SHIFT | y
                 delta[old] = get(old, 0) - freq
-                made.append(new << SHIFT | y)
-        for p in made:
-            delta[p] = get(p, 0) + freq
-            rows = where.get(p)
-            if rows is None:
-                where[p] = [row]
-            elif rows[-1] != row:
-                rows.append(row)
+                made(new << SHIFT | y, freq, delta, where, row)
         word[j : j + 2] = (new,)
         last = j
+
+
+def made(
+    pair: int, freq: int, delta: dict[int, int], where: dict[int, list[int]], row: int
+) -> None:
+    """A merge made pair in row: count it, and file the row under it."""
+    delta[pair] = delta.get(pair, 0) + freq
+    rows = where.get(pair)
+    if rows is None:
+        where[pair] = [row]
+    elif rows[-1] != row:
+        rows.append(row)
 
 
 class CompactHeap:
@@ -181,15 +193,17 @@ class CompactHeap:
 
 
 def compact_merges(
-    table: dict[tuple[bytes, ...], int],
+    table: dict[tuple[bytes, ...] | str, int],
     n_merges: int,
     progress: Callable | None = None,
+    taken: bool = False,
 ) -> tuple[list[tuple[bytes, bytes]], float, float]:
     """Up to n_merges merges from a pre-token table: (merges, pick s, apply s).
 
     The same merges as ``indexed.indexed_merges`` and ``train.naive_merges``.
+    ``table`` and ``taken`` as for ``CompactTable``.
     """
-    table = CompactTable(table)
+    table = CompactTable(table, taken)
     heap = CompactHeap(table)
     symbols, merges, pick_seconds, apply_seconds = table.symbols, [], 0.0, 0.0
     while len(merges) < n_merges:

@@ -148,15 +148,20 @@ def learn_and_report(
 ) -> tuple[dict[int, bytes], list[Pair], TrainReport]:
     """Learn the merges from the counts, and say what the run did.
 
+    The heap method empties ``strings`` as it reads them (``compact.py``).
     Running out of pairs is an ``OutOfPairs`` warning, pointed at the caller of the
     public function that called this.
     """
-    table = byte_table(strings)
+    distinct, total = len(strings), sum(strings.values())
+    # the compact trainer reads the strings themselves, and frees them as it goes
+    direct = run.method == "heap" and run.start is None
+    table = strings if direct else byte_table(strings)
     counted = time.perf_counter() - started
     with progress_bar(progress, run.wanted, "merge", "merge") as bar:
         merges, pick, apply = learn(
-            table, run.wanted, run.method, progress=bar.update, start=run.start
-        )
+            table, run.wanted, run.method, progress=bar.update, start=run.start,
+            taken=direct,
+        )  # fmt: skip
     if len(merges) < run.wanted:
         warn_out_of_pairs(len(merges), run.wanted, stacklevel=4)
     vocab, all_merges = extended(run.start, merges, run.specials)
@@ -168,8 +173,8 @@ def learn_and_report(
             pretokenize_seconds=counted,
             pick_seconds=pick,
             apply_seconds=apply,
-            distinct_pretokens=len(table),
-            total_pretokens=sum(table.values()),
+            distinct_pretokens=distinct,
+            total_pretokens=total,
             merges=len(merges),
             merges_wanted=run.wanted,
             vocab_size=len(vocab),

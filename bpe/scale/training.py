@@ -114,6 +114,7 @@ def learn(
     on_merge: Callable | None = None,
     progress: Callable | None = None,
     start: Start | None = None,
+    taken: bool = False,
 ) -> tuple[list[Pair], float, float]:
     """(up to n_merges new merges, seconds picking pairs, seconds applying merges).
 
@@ -122,6 +123,8 @@ def learn(
     (``heap`` runs the compact trainer, ``compact.py``).
     With a ``start``, its merges are first applied to the table, as encoding
     applies them (counted as applying). ``progress(1)`` hears of each merge.
+    The compact trainer also takes {pre-token string: count}, and with ``taken``
+    empties the table as it reads it (see ``compact.CompactTable``).
     """
     began = time.perf_counter()
     token_id = None
@@ -130,7 +133,7 @@ def learn(
     replayed = time.perf_counter() - began
     if method != "naive":
         if method == "heap":  # the indexed trainer, compact (compact.py)
-            merges, pick, apply = compact_merges(table, n_merges, progress)
+            merges, pick, apply = compact_merges(table, n_merges, progress, taken)
         else:
             merges, pick, apply = indexed_merges(table, n_merges, False, progress)
         return merges, pick, apply + replayed

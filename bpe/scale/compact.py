@@ -94,8 +94,11 @@ class CompactTable:
         return self.update_totals(delta)
 
     def update_totals(self, delta: dict[int, int]) -> dict[int, int]:
-        """Add delta to the totals, dropping pairs at zero; {pair: total before}."""
-        pairs, changed = self.pairs, {}
+        """Add delta to the totals, dropping pairs at zero; {pair: total before}.
+
+        A pair at zero is in no row: its list of rows goes too.
+        """
+        pairs, where, changed = self.pairs, self.where, {}
         for p, d in delta.items():
             if d:
                 before = changed[p] = pairs.get(p, 0)
@@ -103,6 +106,7 @@ class CompactTable:
                     pairs[p] = before + d
                 else:
                     del pairs[p]
+                    where.pop(p, None)
         return changed
 
 

@@ -6,11 +6,14 @@ Corpora (``word_corpora.py``): made-up words with Zipf frequencies at 10, 40 and
 10,000-entry vocabulary, each in a fresh process, one after the other. Peak memory is
 each process's RSS high-water mark (ours: the main process; its counting workers'
 peak is shown apart). BENCH_WORDS picks corpora ("10 40 100 mixed" by default).
-Results also go to _build/bench/words.json.
+BENCH_BASELINE, a folder holding an older checkout's bpe/ and bench/, adds its
+trainer to each corpus's runs, as "before". Results also go to
+_build/bench/words.json.
 """
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -25,23 +28,32 @@ def corpus(name: str) -> Path:
     return mixed_corpus() if name == "mixed" else zipf_corpus(int(name))
 
 
+def baseline(path: Path, folder: str) -> dict:
+    """An older checkout's train_file, 2 workers, in a fresh process."""
+    script = [sys.executable, f"{folder}/bench/run_one.py", "heap", str(path), "2"]
+    env = {**os.environ, "PYTHONPATH": folder}
+    done = subprocess.run(script, capture_output=True, text=True, check=True, env=env)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def measure(name: str) -> dict:
-    """Ours, rustbpe and HF on one corpus, each in a fresh process, in turn."""
+    """Ours, rustbpe and HF (and the baseline) on one corpus, in fresh processes."""
     path = corpus(name)
-    return {
-        "corpus": name,
-        "bytes": path.stat().st_size,
-        "ours": run("heap", path, workers=2),
-        "rust": run("rust", path),
-        "hf": run("hf", path),
-    }
+    result = {"corpus": name, "bytes": path.stat().st_size}
+    if os.environ.get("BENCH_BASELINE"):
+        result["before"] = baseline(path, os.environ["BENCH_BASELINE"])
+    result["ours"] = run("heap", path, workers=2)
+    result["rust"] = run("rust", path)
+    result["hf"] = run("hf", path)
+    return result
 
 
-def row(m: dict) -> str:
-    ours, rust, hf = m["ours"], m["rust"], m["hf"]
+def row(m: dict, which: str = "ours") -> str:
+    ours, rust, hf = m[which], m["rust"], m["hf"]
     label = f"{m['bytes'] / 1e6:.0f} MB" if m["corpus"] != "mixed" else "mixed"
     if m["corpus"] != "mixed":
         label = f"zipf {label}"
+    label += " (before)" if which == "before" else ""
     peaks = " / ".join(f"{r['parent_peak'] / MIB:,.0f}" for r in (ours, rust, hf))
     return (
         f"| {label} | {ours['distinct']:,} | {ours['seconds']:.1f} s"
@@ -65,7 +77,15 @@ def main() -> None:
     results = []
     for name in names:
         results.append(measure(name))
-        print(row(results[-1]), flush=True)
+        m = results[-1]
+        if "before" in m:
+            print(row(m, "before"))
+            m["same merges"] = m["before"]["digest"] == m["ours"]["digest"]
+        print(row(m), flush=True)
+    for m in results:
+        if "same merges" in m:
+            same = m["same merges"]
+            print(f"{m['corpus']}: the same merges before and after: {same}")
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "words.json").write_text(json.dumps(results, indent=1))
 

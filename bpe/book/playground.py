@@ -77,12 +77,7 @@ def stories_tokenizer() -> bpe.Tokenizer:
 
 def encoders() -> dict:
     """{name: the Python encoder whose ids the page must give}, one per vocabulary."""
-    # The page's JavaScript reads every vocabulary's pattern with tiktoken's Unicode
-    # tables (bpe.js), the book's own included: its Python twin reads it so too.
-    vocab, merges = stories_vocabulary()
-    found = {
-        "tinystories": bpe.Tokenizer(vocab, merges, [ENDOFTEXT], unicode="tiktoken")
-    }
+    found = {"tinystories": stories_tokenizer()}  # regex's view, as bpe.js reads it
     found.update({v.name: get_encoding(v.name) for v in VOCABULARIES[1:]})
     return found
 

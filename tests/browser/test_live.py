@@ -190,7 +190,9 @@ def test_every_code_cell_has_a_button_or_says_why_not(page, site_url, path):
         if cell["cell_type"] != "code" or classify.hidden(tags):
             continue
         node = page.locator(f"#cell-{i}")
-        if classify.LIVE_TAG in tags:
+        if "exercise" in metadata:  # an exercise's cell: Check and Reset (practice.js)
+            assert node.locator(".bpe-exercise-check").count() == 1, i
+        elif classify.LIVE_TAG in tags:
             assert node.locator(".bpe-live-run").count() == 1, i
         else:
             note = node.locator(".bpe-live-note").text_content()  # (maybe folded)

@@ -295,6 +295,9 @@ def message(result: dict) -> str:
     lines += [
         f"  expected{where}: {result['expected']}",
         f"  got{where}:{' ' * 6}{result['actual']}",
-        textwrap.fill(f"  hint: {result['hint']}", 88, subsequent_indent="        "),
+        f"  hint: {result['hint']}",
     ]
-    return "\n".join(lines)
+    # Within 88 columns, as the book's printed lines are: a page cuts off longer ones.
+    return "\n".join(
+        textwrap.fill(line, 88, subsequent_indent="        ") for line in lines
+    )

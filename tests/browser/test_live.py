@@ -291,7 +291,7 @@ print(ids, len(pairs), pairs[0][1])"""
 def test_a_cell_reads_openais_encodings_and_the_data_from_the_site(page, site_url):
     """get_encoding and the data registry in the page: fetched from the site only
     (bpe.interop.openai.read_served, a synchronous request in the worker)."""
-    from bpe.book import corpora
+    from bpe.book import corpora, data
     from bpe.interop.openai import get_encoding
 
     blocked = blocked_requests(page, site_url)
@@ -305,7 +305,8 @@ def test_a_cell_reads_openais_encodings_and_the_data_from_the_site(page, site_ur
     assert "ran in" in status, status
     pairs = corpora.en_vi_pairs("tatoeba")
     ids = get_encoding("o200k_base").encode("Xin chào thế giới 🙃")
-    assert shown(cell, "stdout") == f"{ids} {len(pairs)} {pairs[0][1]}\n"
+    credit = data.credits(list(corpora.EN_VI["tatoeba"]))  # where the page loads it
+    assert shown(cell, "stdout") == f"{credit}\n{ids} {len(pairs)} {pairs[0][1]}\n"
     assert blocked == []
     assert any(u.endswith("/_static/playground/o200k_base.js") for u in files)
     assert any("/_static/live/data/en-vi/tatoeba" in u for u in files)

@@ -297,7 +297,7 @@ def message(result: dict) -> str:
         f"  got{where}:{' ' * 6}{result['actual']}",
         f"  hint: {result['hint']}",
     ]
-    # Within 88 columns, as the book's printed lines are: a page cuts off longer ones.
+    # Within 80 columns: a page cuts off a longer line (and ✗ or � draw wider).
     return "\n".join(
-        textwrap.fill(line, 88, subsequent_indent="        ") for line in lines
+        textwrap.fill(line, 80, subsequent_indent="        ") for line in lines
     )

@@ -25,7 +25,7 @@ import itertools
 import time
 from collections.abc import Callable
 
-from .indexed import descending
+from .indexed import IndexedTable, descending
 
 SHIFT = 32  # a pair (x, y) of symbol ids is the int x << SHIFT | y
 LOW = (1 << SHIFT) - 1
@@ -74,13 +74,7 @@ class CompactTable:
             elif rows[-1] != i:  # a pair twice in a row: the row once
                 rows.append(i)
 
-    def symbol(self, tok: bytes) -> int:
-        """The id of a token's bytes; two merges that spell the same bytes share one."""
-        if tok not in self.symbol_id:
-            self.symbol_id[tok] = len(self.symbols)
-            self.symbols.append(tok)
-            self.keys.append(descending(tok))
-        return self.symbol_id[tok]
+    symbol = IndexedTable.symbol  # the same symbols, ids and keys as chapter 08's table
 
     def apply(self, pair: int) -> dict[int, int]:
         """Merge pair in each row that holds it; return {changed pair: total before}."""

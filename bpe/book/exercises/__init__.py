@@ -24,8 +24,8 @@ True
     new  = b'aa'
   expected: (b'aa', b'a')
   got:      (b'aa', b'aa')
-  hint: Overlap: in a a a the two a a pairs share the middle a, which can go into one
-        token only: the answer is aa a.
+  hint: Overlap: in a a a the two a a pairs share the middle a, which can go
+        into one token only: the answer is aa a.
 False
 
 ``verdict`` gives the same as a dict (for the page), ``starter`` the code to begin

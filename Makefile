@@ -5,7 +5,7 @@ STAMP  := $(VENV)/.installed
 # Notebooks start kernels with `python`: make sure it is the project's.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 export PYTHONHASHSEED := 0
-# Where the registered data files are read from (see bpe/data.py); beside a clone in this
+# Where the registered data files are read from (see bpe/book/data.py); beside a clone in this
 # workplace that is ../shared/data. Override on the command line or in the environment.
 export BPE_DATA_MIRROR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data),)
 
@@ -35,24 +35,27 @@ $(PYODIDE): | $(STAMP)
 
 # _build/generated is served as _static/: the playground's files, the page's Python, and
 # the book's own source, bpe-book-source.zip, which the intro's "Get the code" links.
-book: $(STAMP) $(MATHJAX) $(PYODIDE)
+# OUTPUTS says where the chapters' outputs come from (bpe.book.site): --cache runs only the
+# chapters whose code changed, and all of them after any change to bpe/, data/ or
+# requirements.txt; --stored-outputs runs none.
+define build-site
 	rm -rf _build/html
-	$(PYTHON) -m bpe.book.site _config.yml _build/site_config.yml
+	$(PYTHON) -m bpe.book.site _config.yml _build/site_config.yml $(1)
 	$(PYTHON) -m bpe.book.playground _build/generated
 	$(PYTHON) -m bpe.book.live.archive _build/generated
 	$(PYTHON) -m bpe.book.source_archive _build/generated
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going --config _build/site_config.yml
+endef
+
+book: $(STAMP) $(MATHJAX) $(PYODIDE)
+	$(call build-site,--cache)
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html"
 
 # The site from the outputs stored in the notebooks, without running them: for a quick look
-# while writing (make book is what runs, and checks, every chapter).
+# while writing, and in `make test` right after nbval has checked those outputs against a
+# fresh run (so each chapter runs once).
 preview: $(STAMP) $(MATHJAX) $(PYODIDE)
-	rm -rf _build/html
-	$(PYTHON) -m bpe.book.site _config.yml _build/site_config.yml --stored-outputs
-	$(PYTHON) -m bpe.book.playground _build/generated
-	$(PYTHON) -m bpe.book.live.archive _build/generated
-	$(PYTHON) -m bpe.book.source_archive _build/generated
-	$(VENV)/bin/jupyter-book build . -W -n --keep-going --config _build/site_config.yml
+	$(call build-site,--stored-outputs)
 
 # JupyterLab (requirements-lab.txt), installed into .venv when missing, for running the cells.
 LAB_STAMP := $(VENV)/.lab-installed
@@ -96,7 +99,9 @@ browser-deps:
 test-browser: $(STAMP) browser-deps
 	$(PYTHON) -m pytest tests/browser -p no:cacheprovider
 
-test: lint test-package test-notebooks test-lab book test-browser
+# nbval runs every chapter and checks its stored outputs; the site is then built from
+# those outputs (preview), so no chapter runs twice.
+test: lint test-package test-notebooks test-lab preview test-browser
 
 bench: $(STAMP)
 	$(PYTHON) bench/bench_train.py

@@ -81,3 +81,38 @@ def test_buttons_only_with_a_repository():
     assert not built["html"]["use_repository_button"]
     config["repository"]["url"] = "https://github.com/someone/bpe-book"
     assert site.site_config(config) == config
+
+
+def test_make_book_reruns_only_what_changed(tmp_path):
+    """make book's cache (bpe.book.site --cache): after an edit to a chapter's prose, the
+    chapter's stored run still matches; after an edit to the package, nothing matches."""
+    import nbformat
+    from jupyter_cache import get_cache
+    from jupyter_cache.executors import load_executor
+
+    (tmp_path / "bpe").mkdir()
+    (tmp_path / "bpe" / "core.py").write_text("ANSWER = 42\n")
+    chapter = tmp_path / "chapter.ipynb"
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_markdown_cell("Prose."),
+        nbformat.v4.new_code_cell("6 * 7"),
+    ]
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(notebook, chapter)
+
+    cache = get_cache(site.cache_folder(tmp_path))
+    cache.add_nb_to_project(str(chapter))
+    load_executor("local-serial", cache).run_and_cache()
+    (record,) = cache.list_cache_records()
+
+    notebook.cells[0].source = "Prose, edited."
+    nbformat.write(notebook, chapter)
+    assert cache.match_cache_file(str(chapter)).pk == record.pk  # nothing runs again
+
+    (tmp_path / "bpe" / "core.py").write_text("ANSWER = 43\n")
+    folder = site.cache_folder(tmp_path)
+    assert [p.name for p in folder.parent.iterdir()] == []  # the old cache is gone
+    fresh = get_cache(folder)
+    with pytest.raises(KeyError):
+        fresh.match_cache_file(str(chapter))  # every chapter runs again

@@ -9,13 +9,16 @@ the book's source, which the site serves as _static/bpe-book-source.zip
 
     python -m bpe.book.site _config.yml _build/site_config.yml  # config to build with
     python -m bpe.book.site _config.yml OUT --stored-outputs    # ... not running cells
+    python -m bpe.book.site _config.yml OUT --cache             # ... running what changed
     python -m bpe.book.site --sync-notebooks                    # update bootstrap cells
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +94,41 @@ def bootstrap_source(url: str) -> str:
     return BOOTSTRAP.format(url=url, archive=ARCHIVE_URL)
 
 
+# What a chapter's outputs depend on besides its own code cells: the package, the data
+# files it reads, and the pinned requirements. jupyter-cache keys each notebook on its
+# code cells only, so the cache folder is keyed on these: a change to any of them
+# starts an empty cache, and every chapter runs again.
+OUTPUT_INPUTS = ("bpe", "data", "requirements.txt")
+CACHES = Path("_build") / "jupyter_cache"  # one folder per key, under the book's root
+
+
+def source_key(root: PathLike = ROOT, inputs: tuple[str, ...] = OUTPUT_INPUTS) -> str:
+    """A hash of every file under inputs (names and bytes, in sorted order).
+
+    >>> len(source_key())
+    16
+    """
+    digest = hashlib.sha256()
+    for name in inputs:
+        top = Path(root) / name
+        files = sorted(top.rglob("*")) if top.is_dir() else [top]
+        for path in files:
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def cache_folder(root: PathLike = ROOT) -> Path:
+    """The jupyter-cache folder for the package as it is now; older ones are removed."""
+    caches = Path(root) / CACHES
+    folder = caches / source_key(root)
+    for old in caches.glob("*"):
+        if old != folder:
+            shutil.rmtree(old, ignore_errors=True)
+    return folder
+
+
 def load_config(path: PathLike) -> dict[str, Any]:
     import yaml
 
@@ -145,10 +183,19 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="rewrite every chapter's bootstrap cell for the URL",
     )
+    parser.add_argument(
+        "--cache",
+        action="store_true",
+        help="run only the chapters whose code, or whose package, changed since last time",
+    )
     args = parser.parse_args(argv)
     config = load_config(args.config)
+    execute = config.setdefault("execute", {})
     if args.stored_outputs:
-        config.setdefault("execute", {})["execute_notebooks"] = "off"
+        execute["execute_notebooks"] = "off"
+    elif args.cache:
+        execute["execute_notebooks"] = "cache"
+        execute["cache"] = str(cache_folder())
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(

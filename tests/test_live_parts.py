@@ -244,7 +244,7 @@ def test_reasons_name_what_is_missing():
     assert reason(missing_name="log", error="x") == (
         "it uses log, from a cell above that does not run here"
     )
-    assert reason(seconds=42.0) == "it takes 42 s here"
+    assert reason(seconds=42.0) == "it takes more than 10 s here"
     shipped = (
         "ModuleNotFoundError: encoder.json comes from the PyPI package x==1, which is"
         " not installed: pip install 'x==1'"
@@ -378,3 +378,17 @@ def test_every_figure_links_its_own_image_once():
     assert '<a class="reference" href="q"><img src="../_images/b.png"/></a>' in linked
     assert linked.endswith('<img src="../_static/logo.png">')  # not a cell's figure
     assert link_figures(linked) == linked  # a linked figure is left as it is
+
+
+def test_a_mark_changes_only_when_the_time_is_clearly_on_the_other_side():
+    """A busy machine slows a cell by a factor of two or more: marks must not flap."""
+    slow = classify.SLOW
+
+    def too_slow(seconds, **cell):
+        return classify.too_slow(cell, {"seconds": seconds})
+
+    assert too_slow(slow * 1.5) and not too_slow(slow * 0.9)  # an unmarked cell
+    assert not too_slow(slow * 1.5, tags=[classify.LIVE_TAG])  # keeps its Run button
+    assert too_slow(slow * classify.MARGIN * 1.1, tags=[classify.LIVE_TAG])
+    assert too_slow(slow * 0.5, reason=classify.SLOW_REASON)  # stays without one
+    assert not too_slow(slow / classify.MARGIN * 0.9, reason=classify.SLOW_REASON)

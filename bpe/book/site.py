@@ -8,8 +8,8 @@ the book's source, which the site serves as _static/bpe-book-source.zip
 (bpe.book.source_archive), and `make lab` in it.
 
     python -m bpe.book.site _config.yml _build/site_config.yml  # config to build with
-    python -m bpe.book.site _config.yml OUT --stored-outputs    # ... not running cells
-    python -m bpe.book.site _config.yml OUT --cache             # ... running what changed
+    python -m bpe.book.site _config.yml OUT --stored-outputs    # ... running no cell
+    python -m bpe.book.site _config.yml OUT --cache             # ... only what changed
     python -m bpe.book.site --sync-notebooks                    # update bootstrap cells
 """
 
@@ -186,7 +186,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--cache",
         action="store_true",
-        help="run only the chapters whose code, or whose package, changed since last time",
+        help="run only the chapters whose code, or whose package, changed",
     )
     args = parser.parse_args(argv)
     config = load_config(args.config)

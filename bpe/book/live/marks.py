@@ -79,6 +79,7 @@ def code_cells(notebook: dict) -> list[dict]:
             "index": i,
             "source": "".join(cell["source"]),
             "tags": list(cell.get("metadata", {}).get("tags", [])),
+            "reason": cell.get("metadata", {}).get(REASON_KEY),  # for classify.MARGIN
             "outputs": cell.get("outputs", []),
         }
         for i, cell in enumerate(notebook["cells"])

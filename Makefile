@@ -86,8 +86,9 @@ live-marks: $(STAMP) $(PYODIDE)
 test-package: $(STAMP) $(PYODIDE)
 	$(PYTHON) -m pytest tests bpe --doctest-modules --ignore=tests/browser --ignore=tests/lab
 
+# Two workers (pytest-xdist), each chapter whole on one of them (--dist loadscope).
 test-notebooks: $(STAMP)
-	$(PYTHON) -m pytest --nbval --nbval-current-env -p no:cacheprovider notebooks
+	$(PYTHON) -m pytest --nbval --nbval-current-env -p no:cacheprovider -n 2 --dist loadscope notebooks
 
 # Debian's Chromium and the fonts the pages need (牛, 🙃, Vietnamese; Liberation Mono for code and
 # DejaVu Sans Mono for its ␣, see book/static/book.css), installed when missing.

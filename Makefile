@@ -86,9 +86,13 @@ live-marks: $(STAMP) $(PYODIDE)
 test-package: $(STAMP) $(PYODIDE)
 	$(PYTHON) -m pytest tests bpe --doctest-modules --ignore=tests/browser --ignore=tests/lab
 
-# Two workers (pytest-xdist), each chapter whole on one of them (--dist loadscope).
+# Two workers (pytest-xdist), each chapter whole on one of them (--dist loadscope); the
+# ledger reads what the other chapters record (bpe.book.ledger), so it runs after them.
+NBVAL  := $(PYTHON) -m pytest --nbval --nbval-current-env -p no:cacheprovider
+LEDGER := notebooks/99_reproducibility_ledger.ipynb
 test-notebooks: $(STAMP)
-	$(PYTHON) -m pytest --nbval --nbval-current-env -p no:cacheprovider -n 2 --dist loadscope notebooks
+	$(NBVAL) -n 2 --dist loadscope $(filter-out $(LEDGER),$(wildcard notebooks/*.ipynb))
+	$(NBVAL) $(LEDGER)
 
 # Debian's Chromium and the fonts the pages need (牛, 🙃, Vietnamese; Liberation Mono for code and
 # DejaVu Sans Mono for its ␣, see book/static/book.css), installed when missing.

@@ -3,8 +3,9 @@
 The package reads two of its files at run time: the merge explorer's JavaScript
 (bpe.js and explorer.js), which a notebook's output inlines, so a wheel built from
 pyproject.toml must ship them. The site's own scripts and style sheets are not the
-package's: they live in book/static, and its Node tools in book/node. The wheel is built offline, from a
-copy of the tracked files, with the installed setuptools (``--no-build-isolation``).
+package's: they live in book/static, and its Node tools in book/node. The wheel is
+built offline, from a copy of the tracked files, with the installed setuptools
+(``--no-build-isolation``).
 """
 
 import shutil

@@ -39,7 +39,7 @@ from .jspattern import js_pattern
 ENDOFTEXT = bpe.ENDOFTEXT
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ("bpe.js", "explorer.js")  # the package's, shared with the notebooks' explorer
+SCRIPTS = ("bpe.js", "explorer.js")  # the package's, shared with the notebooks
 # served from book/static as it is (html_static_path), so never copied here
 SITE_SCRIPT = HERE.parents[1] / "book" / "static" / "playground" / "playground.js"
 CATALOGUE = "catalogue.js"

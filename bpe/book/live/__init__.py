@@ -32,8 +32,8 @@ In JavaScript, the site's own files (book/static/live/, served as _static/live/)
 ``practice.js`` (the exercises' editable cells, Check and Reset, their verdicts and a
 progress line, and the quizzes' clickable options, all kept in localStorage under
 ``bpe-book:``; Check asks ``page.check``, which runs ``bpe.book.exercises.check_code``)
-and ``python_home.mjs`` (where the book goes in Pyodide's file system, and how the page's
-Python starts there); and, not served, book/node/``node_runner.mjs`` (the same Python
-set-up under Node, for the marks and tests, with the site's files in a folder that
-``marks.site_folder`` writes as the build does).
+and ``python_home.mjs`` (where the book goes in Pyodide's file system, and how the
+page's Python starts there); and, not served, book/node/``node_runner.mjs`` (the same
+Python set-up under Node, for the marks and tests, with the site's files in a folder
+that ``marks.site_folder`` writes as the build does).
 """

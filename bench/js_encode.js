@@ -1,6 +1,6 @@
 // make bench (JavaScript): the playground's encoder (bpe/book/bpe.js) timed inside Node.
 //
-// bench_js.py starts this once and asks by line, so that each JavaScript run can be
+// bench_js.py starts this once and asks by line (book/node/driver.js), so that each JavaScript run can be
 // paired with a Python run in the same moment. Requests (JSON, one per line):
 //   {op: "load", files}: run the vocabulary scripts; answers their names.
 //   {op: "time", name, text | texts, how: "heap" | "scan", cold}: milliseconds to encode
@@ -8,28 +8,22 @@
 //       processes is not counted; cold empties the vocabulary's piece cache first.
 //       "scan" merges each piece with the readable quadratic rule instead of the heap.
 //   {op: "ids", name, text}: the ids, to check them against Python's before timing.
-const fs = require("fs");
-const vm = require("vm");
-const readline = require("readline");
 const BPE = require("../bpe/book/bpe.js");
-global.window = global;
+const { serveLines, loadVocabularies } = require("../book/node/driver.js");
 const vocabularies = {};
 
 function encodeByScan(text, vocabulary) { // the old playground encoder's cost
   const out = [];
   for (const piece of BPE.pieces(text, vocabulary.pattern, vocabulary.unicode)) {
-    const parts = vocabulary.rank.has(piece) ? [piece]
-      : BPE.mergeByScan(Array.from(piece), vocabulary.rankOf, vocabulary.rule === "merges");
-    for (const part of parts) out.push(vocabulary.rank.get(part));
+    // every piece scanned, however long (bpe.js scans only the short ones), uncached
+    for (const part of BPE.encodePiece(piece, vocabulary, Infinity)) out.push(vocabulary.rank.get(part));
   }
   return out;
 }
 
 const ops = {
   load({ files }) {
-    for (const file of files) vm.runInThisContext(fs.readFileSync(file, "utf8"));
-    for (const shipped of window.BPE_VOCABULARIES) vocabularies[shipped.name] = BPE.loadVocabulary(shipped);
-    return Object.keys(vocabularies);
+    return loadVocabularies(files, vocabularies);
   },
   time({ name, text, texts = [text], how = "heap", cold = false }) {
     const vocabulary = vocabularies[name];
@@ -43,7 +37,4 @@ const ops = {
   },
 };
 
-readline.createInterface({ input: process.stdin, terminal: false }).on("line", (line) => {
-  const request = JSON.parse(line);
-  process.stdout.write(JSON.stringify(ops[request.op](request)) + "\n");
-});
+serveLines((request) => ops[request.op](request));

@@ -1,7 +1,7 @@
 // The book's JavaScript BPE (bpe/book/bpe.js, explorer.js) under Node, for the tests.
 //
-// One request per line on stdin, one JSON answer per line on stdout, so that a test
-// session starts Node (and loads the big vocabularies) once. Byte strings travel as
+// One request per line on stdin, one JSON answer per line on stdout (book/node/driver.js),
+// so that a test session starts Node (and loads the big vocabularies) once. Byte strings travel as
 // arrays of byte values. Requests:
 //   {op: "load", files}: run the shipped vocabulary scripts; answers their names.
 //   {op: "encode", texts, allowSpecial, names?}: {name: [[ids of text 1], ...]}.
@@ -13,27 +13,22 @@
 //   {op: "trained", text, merges, options, texts, allowSpecial}: ids of texts under
 //       the vocabulary those merges make (the playground's "train on my text").
 //   {op: "trace", text, merges, options, word}: the explorer's trace of word.
+//   {op: "constants"}: bpe.js's ENDOFTEXT and GPT2_PATTERN, explorer.js's MAX_CHARACTERS.
 //   {op: "changed"}: bpe.js's swaps for Unicode (CHANGED, STAND_INS: bpe.interop.unicode).
 //   {op: "classes", classes, unicode}: {class: [[first, last], ...]}, the code points
 //       that this engine's \p{class} takes once bpe.js has swapped them (seenAs).
 //   {op: "pieces", texts, unicode}: for each text, its pre-tokens' lengths in code
 //       points, as bpe.js cuts it with its pattern (GPT-2's) and the Unicode view.
-const fs = require("fs");
-const vm = require("vm");
-const readline = require("readline");
 const BPE = require("../bpe/book/bpe.js");
 const EXPLORER = require("../bpe/book/explorer.js");
-global.window = global;
+const { serveLines, loadVocabularies } = require("../book/node/driver.js");
 
 const bytes = (s) => Array.from(s, (c) => c.charCodeAt(0));
 const vocabularies = {};
 
 const ops = {
   load({ files }) {
-    window.BPE_VOCABULARIES = [];
-    for (const file of files) vm.runInThisContext(fs.readFileSync(file, "utf8"));
-    for (const shipped of window.BPE_VOCABULARIES) vocabularies[shipped.name] = BPE.loadVocabulary(shipped);
-    return window.BPE_VOCABULARIES.map((v) => v.name);
+    return loadVocabularies(files, vocabularies);
   },
   encode({ texts, allowSpecial = false, names = Object.keys(vocabularies) }) {
     return Object.fromEntries(names.map((name) =>
@@ -70,6 +65,9 @@ const ops = {
     const vocabulary = EXPLORER.vocabularyOf(EXPLORER.train(text, merges, options), options);
     return texts.map((t) => BPE.encode(t, vocabulary, allowSpecial).map((token) => token.id));
   },
+  constants() { // what must equal the package's (tests/test_playground.py)
+    return { ENDOFTEXT: BPE.ENDOFTEXT, GPT2_PATTERN: BPE.GPT2_PATTERN, MAX_CHARACTERS: EXPLORER.MAX_CHARACTERS };
+  },
   changed() {
     return { changed: BPE.CHANGED, standIns: BPE.STAND_INS };
   },
@@ -98,13 +96,10 @@ const ops = {
   },
 };
 
-readline.createInterface({ input: process.stdin, terminal: false }).on("line", (line) => {
-  const request = JSON.parse(line);
-  let answer;
+serveLines((request) => {
   try {
-    answer = { ok: ops[request.op](request) };
+    return { ok: ops[request.op](request) };
   } catch (error) {
-    answer = { error: String(error.stack || error) };
+    return { error: String(error.stack || error) };
   }
-  process.stdout.write(JSON.stringify(answer) + "\n");
 });

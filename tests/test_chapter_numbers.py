@@ -177,8 +177,11 @@ def without_js_comments(source: str) -> str:
     return re.sub(r"(?<![:\"'\\])//.*", "", source)
 
 
-WIDGETS = sorted(
-    p for p in (ROOT / "bpe" / "book").rglob("*") if p.suffix in (".py", ".js")
+WIDGETS = sorted(  # the package's book helpers, and the site's own scripts
+    p
+    for folder in (ROOT / "bpe" / "book", ROOT / "book" / "static")
+    for p in folder.rglob("*")
+    if p.suffix in (".py", ".js")
 )
 
 

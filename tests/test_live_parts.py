@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bpe.book import playground, site
 from bpe.book.live import absent, archive, cells, classify, marks, page, pages
 
 
@@ -356,6 +357,24 @@ def test_the_archive_holds_the_package_the_stand_in_and_the_toy_corpus():
     assert standin == (archive.HERE / "regex_standin.py").read_bytes()
     assert corpus == (archive.ROOT / "data" / "toy_corpus.txt").read_bytes()
     assert dates == {archive.STAMP}
+
+
+def test_the_pages_scripts_are_the_sites_files_served_once(tmp_path, monkeypatch):
+    """live.js and the rest live in book/static, which the site serves as _static/;
+    the build writes only what it generates beside them, never a second copy."""
+    static = archive.ROOT / "book" / "static"
+    config = site.load_config(archive.ROOT / "_config.yml")
+    assert "book/static" in config["sphinx"]["config"]["html_static_path"]
+    worker = ("live/worker.js", "live/python_home.mjs")  # what live.js's worker loads
+    for name in (*pages.SCRIPTS, *pages.STYLES, *worker):
+        assert (static / name).is_file(), name
+    monkeypatch.setattr(archive, "served", dict)  # the data files: not this test's
+    written = {p.relative_to(tmp_path).as_posix() for p in archive.write(tmp_path)}
+    assert written == {f"live/{archive.ARCHIVE}"}
+    own = {p.relative_to(static).as_posix() for p in static.rglob("*") if p.is_file()}
+    copied = {f"playground/{name}" for name in playground.SCRIPTS}
+    assert "playground/playground.js" in own
+    assert own & (copied | written) == set()
 
 
 def test_the_console_setup_is_shown_and_runs(toy_corpus, monkeypatch):

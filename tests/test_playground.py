@@ -16,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from js_strings import strings
 
+import bpe
 from bpe.book import corpora, playground
-from bpe.book.jspattern import js_changed
+from bpe.book.jspattern import js_changed, js_pattern
 from bpe.interop import unicode
 from bpe.interop.ranks import split_by_ranks
 
@@ -102,6 +103,14 @@ def test_long_repeated_pieces(loaded, encoders, text):
     for name in NAMES:
         compared = loaded("scanVersusHeap", name=name, texts=[text])
         assert compared["differ"] == [], name
+
+
+def test_the_javascript_constants_are_the_packages(node):
+    """bpe.js's end-of-text token and GPT-2 pattern are the package's (one home each:
+    the package's, which this holds the JavaScript to)."""
+    constants = node("constants")
+    assert constants["ENDOFTEXT"] == bpe.ENDOFTEXT
+    assert constants["GPT2_PATTERN"] == js_pattern(bpe.PAT)
 
 
 def changed_rows(node) -> list[tuple[int, int, str, str]]:
@@ -255,3 +264,6 @@ def test_the_scripts_are_copied_as_they_are(shipped):
         assert shipped[name].read_text(encoding="utf-8") == (
             playground.HERE / name
         ).read_text(encoding="utf-8")
+    # the page's own script is served from book/static, not copied a second time
+    assert playground.SITE_SCRIPT.is_file()
+    assert playground.SITE_SCRIPT.name not in shipped

@@ -1,9 +1,11 @@
 """The wheel holds the whole package: every file under bpe/ that git tracks.
 
-The package reads some of its files at run time (the page's scripts, the
-explorer's and the playground's JavaScript, the runner of live cells), so a wheel
-built from pyproject.toml must ship each one. The wheel is built offline, from a
-copy of the tracked files, with the installed setuptools (``--no-build-isolation``).
+The package reads two of its files at run time: the merge explorer's JavaScript
+(bpe.js and explorer.js), which a notebook's output inlines, so a wheel built from
+pyproject.toml must ship them. The site's own scripts and style sheets are not the
+package's: they live in book/static, and its Node tools in book/node. The wheel is
+built offline, from a copy of the tracked files, with the installed setuptools
+(``--no-build-isolation``).
 """
 
 import shutil
@@ -11,6 +13,10 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+
+import pytest
+
+from bpe.book import widget
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,7 +35,7 @@ def tracked(folder):
 
 def test_the_wheel_holds_every_file_of_the_package(tmp_path):
     files = tracked("bpe")
-    assert "bpe/book/live/node_runner.mjs" in files and "bpe/train.py" in files
+    assert "bpe/book/bpe.js" in files and "bpe/__init__.py" in files
     source = tmp_path / "source"
     for name in [*files, "pyproject.toml", "README.md"]:
         (source / name).parent.mkdir(parents=True, exist_ok=True)
@@ -42,6 +48,20 @@ def test_the_wheel_holds_every_file_of_the_package(tmp_path):
     )
     (wheel,) = (tmp_path / "wheel").glob("bpe-*.whl")
     shipped = set(zipfile.ZipFile(wheel).namelist())
-    data = [name for name in files if not name.endswith(".py")]
-    assert len(data) >= 7  # the scripts, the page's style sheet, the runner
     assert [name for name in files if name not in shipped] == []
+
+
+def test_the_package_holds_python_and_the_scripts_a_notebook_inlines():
+    data = [name for name in tracked("bpe") if not name.endswith(".py")]
+    inlined = sorted(str(p.relative_to(ROOT)) for p in (widget.CORE, widget.SCRIPT))
+    assert data == inlined
+    # pyproject.toml's package data names exactly those files, and nothing more
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        listed = tomllib.load(f)["tool"]["setuptools"]["package-data"]
+    named = sorted(
+        f"{package.replace('.', '/')}/{name}"
+        for package, names in listed.items()
+        for name in names
+    )
+    assert named == data

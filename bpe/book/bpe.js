@@ -14,6 +14,9 @@ var BPE = (typeof BPE !== "undefined" && BPE) || (() => {
   const GPT2_PATTERN = "'(?:[sdmt]|ll|ve|re)| ?\\p{L}+| ?\\p{N}+| ?[^\\p{White_Space}\\p{L}\\p{N}]+" +
     "|\\p{White_Space}+(?!\\P{White_Space})|\\p{White_Space}+";
   const PAT = new RegExp(GPT2_PATTERN, "gu");
+  // The end-of-text token that the pages' own vocabularies reserve (bpe.ENDOFTEXT;
+  // tests/test_playground.py holds the two equal, and GPT2_PATTERN to bpe.PAT).
+  const ENDOFTEXT = "<|endoftext|>";
 
   const ASCII = /^[\x00-\x7f]*$/;
 
@@ -280,11 +283,12 @@ var BPE = (typeof BPE !== "undefined" && BPE) || (() => {
 
   const SHORT = 32; // bytes: shorter pieces are quicker to scan than to heap
 
-  // One pre-token (a byte string) to its tokens (byte strings).
-  function encodePiece(piece, vocabulary) {
+  // One pre-token (a byte string) to its tokens (byte strings). Pieces up to `short`
+  // bytes are scanned, longer ones heaped (the benchmark scans all: Infinity).
+  function encodePiece(piece, vocabulary, short = SHORT) {
     const everyPlace = vocabulary.rule === "merges";
     if (!everyPlace && vocabulary.rank.has(piece)) return [piece];
-    if (piece.length <= SHORT) return mergeByScan(Array.from(piece), vocabulary.rankOf, everyPlace);
+    if (piece.length <= short) return mergeByScan(Array.from(piece), vocabulary.rankOf, everyPlace);
     return mergeByHeap(piece, vocabulary.rankOf, everyPlace);
   }
 
@@ -409,7 +413,7 @@ var BPE = (typeof BPE !== "undefined" && BPE) || (() => {
   }
 
   return {
-    GPT2_PATTERN, PAT, CHANGED, STAND_INS, seenAs, toByteString, pieces, show, mergeByScan, mergeByHeap, encodePiece,
+    GPT2_PATTERN, PAT, ENDOFTEXT, CHANGED, STAND_INS, seenAs, toByteString, pieces, show, mergeByScan, mergeByHeap, encodePiece,
     tracePiece, buildTrace, specialSplitter, makeVocabulary, loadVocabulary, encode, element,
   };
 })();

@@ -211,148 +211,176 @@ var BPE_EXPLORER = (() => {
 
   // ---- showing it -------------------------------------------------------------
 
-  function mount(root, index) {
+  // One explorer on the page: its elements, and what it shows (the trainer's plan of
+  // merges, kept copies of its state, where it stands).
+  const EVERY = 25; // merges between the kept copies of the trainer's state
+
+  function explorerOf(root, index) {
     const $ = (name) => root.querySelector(".bpe-" + name);
-    const input = $("corpus"), slider = $("slider"), goto = $("goto"), word = $("word");
     const radios = (group) => [...root.querySelectorAll(`input[data-group="${group}"]`)];
     for (const group of ["tie", "pre"]) {
       for (const radio of radios(group)) radio.name = `bpe-${group}-${index}`; // one group per explorer
     }
-    const chosen = (group) => radios(group).find((r) => r.checked).value;
-    let text = null, options = null, state = null, history = [], occurrences = [];
-    let plan = [], snapshots = [], difference = null;
-    const EVERY = 25; // merges between the kept copies of the trainer's state
+    return {
+      $, radios,
+      chosen: (group) => radios(group).find((r) => r.checked).value,
+      input: $("corpus"), slider: $("slider"), goto: $("goto"), word: $("word"),
+      text: null, options: null, state: null, history: [], occurrences: [],
+      plan: [], snapshots: [], difference: null,
+    };
+  }
 
-    // A new text or new switches: train as far as the slider reaches, keeping a copy
-    // of the state every EVERY merges; train with the other tie-break rule too, to say
-    // where the two part; then show as many merges as before (if the run allows).
-    function reset(keep = 0) {
-      text = input.value;
-      options = { tieBreak: chosen("tie"), pretokenizer: chosen("pre") };
-      const run = startTraining(text, options);
-      plan = [];
-      snapshots = [copyOf(run)];
-      for (let result; plan.length < MAX_MERGES && (result = step(run));) {
-        plan.push(result);
-        if (plan.length % EVERY === 0) snapshots.push(copyOf(run));
-      }
-      const mine = plan.map((r) => r.pair);
-      const other = train(text, MAX_MERGES, { ...options, tieBreak: options.tieBreak === "greater" ? "lowest" : "greater" });
-      const merges = options.tieBreak === "greater" ? { greater: mine, lowest: other } : { greater: other, lowest: mine };
-      difference = partOf(merges);
-      slider.max = goto.max = plan.length;
-      occurrences = pieces(firstCharacters(text), options.pretokenizer === "none" ? null : PAT);
-      state = null;
-      jumpTo(Math.min(keep, plan.length));
+  // A new text or new switches: train as far as the slider reaches, keeping a copy
+  // of the state every EVERY merges; train with the other tie-break rule too, to say
+  // where the two part; then show as many merges as before (if the run allows).
+  function reset(x, keep = 0) {
+    x.text = x.input.value;
+    const options = x.options = { tieBreak: x.chosen("tie"), pretokenizer: x.chosen("pre") };
+    const run = startTraining(x.text, options);
+    x.plan = [];
+    x.snapshots = [copyOf(run)];
+    for (let result; x.plan.length < MAX_MERGES && (result = step(run));) {
+      x.plan.push(result);
+      if (x.plan.length % EVERY === 0) x.snapshots.push(copyOf(run));
     }
+    const mine = x.plan.map((r) => r.pair);
+    const other = train(x.text, MAX_MERGES, { ...options, tieBreak: options.tieBreak === "greater" ? "lowest" : "greater" });
+    const merges = options.tieBreak === "greater" ? { greater: mine, lowest: other } : { greater: other, lowest: mine };
+    x.difference = partOf(merges);
+    x.slider.max = x.goto.max = x.plan.length;
+    x.occurrences = pieces(firstCharacters(x.text), options.pretokenizer === "none" ? null : PAT);
+    x.state = null;
+    jumpTo(x, Math.min(keep, x.plan.length));
+  }
 
-    function jumpTo(k) {
-      k = Math.max(0, Math.min(plan.length, Math.floor(Number(k)) || 0));
-      const n = state ? state.merges.length : -1;
-      if (!state || k < n || k - n >= EVERY) state = copyOf(snapshots[Math.floor(k / EVERY)]);
-      while (state.merges.length < k) step(state); // the plan's merges, again
-      history = plan.slice(0, k);
-      render();
+  function jumpTo(x, k) {
+    k = Math.max(0, Math.min(x.plan.length, Math.floor(Number(k)) || 0));
+    const n = x.state ? x.state.merges.length : -1;
+    if (!x.state || k < n || k - n >= EVERY) x.state = copyOf(x.snapshots[Math.floor(k / EVERY)]);
+    while (x.state.merges.length < k) step(x.state); // the plan's merges, again
+    x.history = x.plan.slice(0, k);
+    render(x);
+  }
+
+  function render(x) {
+    const { $, history } = x;
+    const last = history[history.length - 1], n = history.length, possible = x.plan.length;
+    x.slider.value = n;
+    if (document.activeElement !== x.goto) x.goto.value = n;
+    $("step").textContent = `${n} merge${n === 1 ? "" : "s"} of ${possible}`;
+    $("vocab").textContent = `vocabulary: ${256 + n} entries ` +
+      `(256 bytes + ${n} merge${n === 1 ? "" : "s"})`;
+    $("back").disabled = n === 0;
+    $("next").disabled = n >= possible;
+    renderDifference(x);
+    renderPairs(x);
+    renderTable(x, last);
+    renderLast(x, last);
+    renderTokens(x);
+    renderTrace(x);
+  }
+
+  function renderTable(x, last) { // the pre-tokens as the merges so far cut them
+    const header = element("tr");
+    header.append(element("th", {}, "pre-token"), element("th", {}, "count"));
+    const table = x.$("table");
+    table.replaceChildren(header);
+    const sorted = [...x.state.rows].sort((a, b) => b.count - a.count || a.first - b.first);
+    for (const row of sorted) {
+      const tr = element("tr", { className: last && last.changed.includes(row.first) ? "bpe-changed" : "" });
+      tr.append(element("td", {}, tokensOf(x.state, row).map((t) => show(t)).join(" ")),
+                element("td", {}, String(row.count)));
+      table.append(tr);
     }
+  }
 
-    function render() {
-      const last = history[history.length - 1], n = history.length, possible = plan.length;
-      slider.value = n;
-      if (document.activeElement !== goto) goto.value = n;
-      $("step").textContent = `${n} merge${n === 1 ? "" : "s"} of ${possible}`;
-      $("vocab").textContent = `vocabulary: ${256 + n} entries ` +
-        `(256 bytes + ${n} merge${n === 1 ? "" : "s"})`;
-      $("back").disabled = n === 0;
-      $("next").disabled = n >= possible;
-      renderDifference();
-      renderPairs();
-      const header = element("tr");
-      header.append(element("th", {}, "pre-token"), element("th", {}, "count"));
-      const table = $("table");
-      table.replaceChildren(header);
-      const sorted = [...state.rows].sort((a, b) => b.count - a.count || a.first - b.first);
-      for (const row of sorted) {
-        const tr = element("tr", { className: last && last.changed.includes(row.first) ? "bpe-changed" : "" });
-        tr.append(element("td", {}, tokensOf(state, row).map((t) => show(t)).join(" ")),
-                  element("td", {}, String(row.count)));
-        table.append(tr);
-      }
-      const pairText = (pairs) => pairs.map((p) => "(" + show(p[0]) + ", " + show(p[1]) + ")").join(" ") || "none";
-      $("last").textContent = last
-        ? `merged ${show(last.pair[0])} + ${show(last.pair[1])} (count ${last.count}); ` +
-          `vanished: ${pairText(last.vanished)}; appeared: ${pairText(last.appeared)}`
-        : "no merge yet";
-      $("merges").replaceChildren(...history.map((h) => element("li", {}, show(h.pair[0]) + " + " + show(h.pair[1]))));
-      const rowOf = new Map(state.rows.map((r) => [tokensOf(state, r).join(""), r]));
-      const tokens = occurrences.flatMap((key) => tokensOf(state, rowOf.get(key)));
-      const nBytes = occurrences.reduce((sum, key) => sum + key.length, 0);
-      $("tokens").replaceChildren(...tokens.map((p) => element("span", { className: "bpe-token" }, show(p))));
-      $("ratio").textContent = `${tokens.length} tokens for ${nBytes} bytes: ` +
-        `${(nBytes / Math.max(tokens.length, 1)).toFixed(2)} bytes per token`;
-      renderTrace();
+  function renderLast(x, last) { // the last merge, and the list of all of them
+    const pairText = (pairs) => pairs.map((p) => "(" + show(p[0]) + ", " + show(p[1]) + ")").join(" ") || "none";
+    x.$("last").textContent = last
+      ? `merged ${show(last.pair[0])} + ${show(last.pair[1])} (count ${last.count}); ` +
+        `vanished: ${pairText(last.vanished)}; appeared: ${pairText(last.appeared)}`
+      : "no merge yet";
+    x.$("merges").replaceChildren(...x.history.map((h) => element("li", {}, show(h.pair[0]) + " + " + show(h.pair[1]))));
+  }
+
+  function renderTokens(x) { // the text's first characters, as tokens
+    const { state, occurrences } = x;
+    const rowOf = new Map(state.rows.map((r) => [tokensOf(state, r).join(""), r]));
+    const tokens = occurrences.flatMap((key) => tokensOf(state, rowOf.get(key)));
+    const nBytes = occurrences.reduce((sum, key) => sum + key.length, 0);
+    x.$("tokens").replaceChildren(...tokens.map((p) => element("span", { className: "bpe-token" }, show(p))));
+    x.$("ratio").textContent = `${tokens.length} tokens for ${nBytes} bytes: ` +
+      `${(nBytes / Math.max(tokens.length, 1)).toFixed(2)} bytes per token`;
+  }
+
+  function renderDifference(x) {
+    const note = x.$("differ"), difference = x.difference;
+    const pair = (p) => p ? `(${show(p[0])}, ${show(p[1])})` : "nothing (no pair left)";
+    if (difference.at < 0) {
+      note.replaceChildren(`The two tie-break rules learn the same ${difference.agreed} merges on this text.`);
+      return;
     }
+    const go = element("button", { type: "button", className: "bpe-goto-difference" },
+                       `show merge ${difference.at + 1}`);
+    go.addEventListener("click", () => jumpTo(x, difference.at + 1));
+    const agreed = difference.at === 0 ? "part at the first merge"
+      : `agree on the first ${difference.at} merge${difference.at === 1 ? "" : "s"}, then part`;
+    note.replaceChildren(
+      `The two tie-break rules ${agreed}: merge ${difference.at + 1} is ` +
+      `${pair(difference.greater)} by the greater pair and ${pair(difference.lowest)} ` +
+      "by the smaller ids. ", go);
+  }
 
-    function renderDifference() {
-      const note = $("differ");
-      const pair = (p) => p ? `(${show(p[0])}, ${show(p[1])})` : "nothing (no pair left)";
-      if (difference.at < 0) {
-        note.replaceChildren(`The two tie-break rules learn the same ${difference.agreed} merges on this text.`);
-        return;
-      }
-      const go = element("button", { type: "button", className: "bpe-goto-difference" },
-                         `show merge ${difference.at + 1}`);
-      go.addEventListener("click", () => jumpTo(difference.at + 1));
-      const agreed = difference.at === 0 ? "part at the first merge"
-        : `agree on the first ${difference.at} merge${difference.at === 1 ? "" : "s"}, then part`;
-      note.replaceChildren(
-        `The two tie-break rules ${agreed}: merge ${difference.at + 1} is ` +
-        `${pair(difference.greater)} by the greater pair and ${pair(difference.lowest)} ` +
-        "by the smaller ids. ", go);
-    }
-
-    function renderPairs() { // the counts the next merge is chosen from: all of them
-      const ranked = rankedPairs(state);
-      const table = $("pairs");
-      const header = element("tr");
-      header.append(element("th", {}, "pair"), element("th", {}, "count"), element("th", {}, ""));
-      const rows = ranked.map((entry, i) => {
-        const tied = entry.count === ranked[0].count;
-        const mark = i === 0 ? "next merge" : tied ? "tied" : "";
-        const tr = element("tr", { className: i === 0 ? "bpe-winner" : tied ? "bpe-tie" : "" });
-        tr.append(element("td", {}, show(entry.pair[0]) + " " + show(entry.pair[1])),
-                  element("td", {}, String(entry.count)), element("td", {}, mark));
-        return tr;
-      });
-      table.replaceChildren(header, ...rows);
-      const ties = ranked.filter((entry) => entry.count === (ranked[0] || {}).count).length;
-      $("ties").textContent = ranked.length
-        ? `${ranked.length} distinct pairs; ${ties} share the top count` +
-          (ties > 1 ? `: ${RULES[state.tieBreak]} wins the tie` : "")
-        : "no pairs left";
-    }
-
-    function renderTrace() {
-      const merges = history.map((h) => h.pair);
-      const vocabulary = vocabularyOf(merges, { pretokenizer: options.pretokenizer });
-      $("trace").textContent = word.value ? traceWord(word.value, vocabulary) : "";
-    }
-
-    let typing = null; // update while the reader types, a moment after the last key
-    input.addEventListener("input", () => {
-      clearTimeout(typing);
-      typing = setTimeout(() => reset(history.length), 250);
+  function renderPairs(x) { // the counts the next merge is chosen from: all of them
+    const ranked = rankedPairs(x.state);
+    const table = x.$("pairs");
+    const header = element("tr");
+    header.append(element("th", {}, "pair"), element("th", {}, "count"), element("th", {}, ""));
+    const rows = ranked.map((entry, i) => {
+      const tied = entry.count === ranked[0].count;
+      const mark = i === 0 ? "next merge" : tied ? "tied" : "";
+      const tr = element("tr", { className: i === 0 ? "bpe-winner" : tied ? "bpe-tie" : "" });
+      tr.append(element("td", {}, show(entry.pair[0]) + " " + show(entry.pair[1])),
+                element("td", {}, String(entry.count)), element("td", {}, mark));
+      return tr;
     });
-    $("next").addEventListener("click", () => jumpTo(history.length + 1));
-    $("back").addEventListener("click", () => jumpTo(history.length - 1));
-    $("reset").addEventListener("click", () => reset(0));
-    slider.addEventListener("input", () => jumpTo(slider.value));
-    goto.addEventListener("change", () => jumpTo(goto.value));
-    goto.addEventListener("keydown", (event) => { if (event.key === "Enter") jumpTo(goto.value); });
-    word.addEventListener("input", renderTrace);
-    for (const radio of [...radios("tie"), ...radios("pre")]) {
-      radio.addEventListener("change", () => reset(history.length));
+    table.replaceChildren(header, ...rows);
+    const ties = ranked.filter((entry) => entry.count === (ranked[0] || {}).count).length;
+    x.$("ties").textContent = ranked.length
+      ? `${ranked.length} distinct pairs; ${ties} share the top count` +
+        (ties > 1 ? `: ${RULES[x.state.tieBreak]} wins the tie` : "")
+      : "no pairs left";
+  }
+
+  function renderTrace(x) {
+    const merges = x.history.map((h) => h.pair);
+    const vocabulary = vocabularyOf(merges, { pretokenizer: x.options.pretokenizer });
+    x.$("trace").textContent = x.word.value ? traceWord(x.word.value, vocabulary) : "";
+  }
+
+  function listen(x) {
+    const { $, slider, goto } = x;
+    let typing = null; // update while the reader types, a moment after the last key
+    x.input.addEventListener("input", () => {
+      clearTimeout(typing);
+      typing = setTimeout(() => reset(x, x.history.length), 250);
+    });
+    $("next").addEventListener("click", () => jumpTo(x, x.history.length + 1));
+    $("back").addEventListener("click", () => jumpTo(x, x.history.length - 1));
+    $("reset").addEventListener("click", () => reset(x, 0));
+    slider.addEventListener("input", () => jumpTo(x, slider.value));
+    goto.addEventListener("change", () => jumpTo(x, goto.value));
+    goto.addEventListener("keydown", (event) => { if (event.key === "Enter") jumpTo(x, goto.value); });
+    x.word.addEventListener("input", () => renderTrace(x));
+    for (const radio of [...x.radios("tie"), ...x.radios("pre")]) {
+      radio.addEventListener("change", () => reset(x, x.history.length));
     }
-    reset(0);
+  }
+
+  function mount(root, index) {
+    const x = explorerOf(root, index);
+    listen(x);
+    reset(x, 0);
   }
 
   if (typeof document !== "undefined") {

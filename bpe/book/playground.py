@@ -4,9 +4,11 @@
 
 The page (book/playground.md) loads them with plain <script> tags, so it works
 offline and even opened from disk: ``bpe.js`` (the JavaScript BPE shared with the
-merge explorer), ``explorer.js`` (its trainer, for "train on your text"),
-``catalogue.js`` (which vocabularies exist, and how large each file is) and
-``playground.js`` (the page). Each vocabulary is a file of its own, which the page
+merge explorer), ``explorer.js`` (its trainer, for "train on your text"), both
+copied from the package, where the notebooks' explorer inlines them, and
+``catalogue.js`` (which vocabularies exist, and how large each file is). The page's
+own script, ``playground.js``, is the site's: book/static/playground/, served as it
+is (``SITE_SCRIPT``). Each vocabulary is a file of its own, which the page
 loads only when the reader picks it: its tokens by id (which is also rank order),
 each token's bytes written as a string of the characters U+0000 to U+00FF, its
 special tokens, its pre-tokenizer pattern rewritten for JavaScript and how it
@@ -37,7 +39,9 @@ from .jspattern import js_pattern
 ENDOFTEXT = bpe.ENDOFTEXT
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ("bpe.js", "explorer.js", "playground.js")
+SCRIPTS = ("bpe.js", "explorer.js")  # the package's, shared with the notebooks
+# served from book/static as it is (html_static_path), so never copied here
+SITE_SCRIPT = HERE.parents[1] / "book" / "static" / "playground" / "playground.js"
 CATALOGUE = "catalogue.js"
 BOM = "\ufeff"  # so that a browser reads the files as UTF-8 whatever the server says
 

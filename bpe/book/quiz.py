@@ -12,7 +12,7 @@ page's Python shows the quiz and grades it with ``grade``.
 True
 
 ``Quiz(chapter)`` shows a chapter's questions: as HTML in a notebook's output (the
-page makes its options clickable, see bpe/book/live/live.js) and as plain text.
+page makes its options clickable, see book/static/live/practice.js) and as plain text.
 The HTML holds everything the page needs (the right option, each explanation), so
 the quiz works on the page with no Python; without the page's script, a drop-down
 under each question gives the answer.

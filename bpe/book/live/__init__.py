@@ -27,11 +27,13 @@ tiktoken's method names, built from the token playground's vocabulary files, and
 ``bpe.book.data.path`` fetches a registered file from the site into its cache.
 Nothing is fetched before a cell asks for it.
 
-In JavaScript: ``live.js`` (the page), ``worker.js`` (Pyodide in a Web Worker),
+In JavaScript, the site's own files (book/static/live/, served as _static/live/):
+``live.js`` (the page), ``worker.js`` (Pyodide in a Web Worker),
 ``practice.js`` (the exercises' editable cells, Check and Reset, their verdicts and a
 progress line, and the quizzes' clickable options, all kept in localStorage under
 ``bpe-book:``; Check asks ``page.check``, which runs ``bpe.book.exercises.check_code``)
-and ``node_runner.mjs`` (the same Python set-up under Node, for the marks and tests,
-with the site's files in a folder that ``marks.site_folder`` writes as the build
-does).
+and ``python_home.mjs`` (where the book goes in Pyodide's file system, and how the
+page's Python starts there); and, not served, book/node/``node_runner.mjs`` (the same
+Python set-up under Node, for the marks and tests, with the site's files in a folder
+that ``marks.site_folder`` writes as the build does).
 """

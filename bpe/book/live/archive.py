@@ -9,8 +9,10 @@ package's Python files under ``lib/`` with the regex stand-in as ``lib/regex.py`
 (and the two scripts the merge explorer inlines),
 and the book's own small data files under ``data/`` (the toy corpus). The same
 bytes come out of the same files on every build: entries are sorted and dated
-1980-01-01. The scripts (``live.js``, ``worker.js``, ``live.css``, and the exercises'
-and quizzes' ``practice.js`` and ``practice.css``) are copied beside it.
+1980-01-01. The page's scripts (``live.js``, ``worker.js``, ``live.css``, and the
+exercises' and quizzes' ``practice.js`` and ``practice.css``) are the site's own:
+they live in book/static/live/ (``pages.SCRIPTS``), which the site serves as
+_static/live/ beside what this writes, so they are not copied.
 
 Beside them go the files the page's Python reads from the site when a cell asks
 for them (``served``): every file of the data registry (``bpe.book.data``: the
@@ -38,7 +40,7 @@ HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parents[1]  # bpe/
 ROOT = PACKAGE.parent
 ARCHIVE = "bpe-book.zip"
-SCRIPTS = ("live.js", "worker.js", "live.css", "practice.js", "practice.css")
+PYODIDE = ROOT / "vendor" / "pyodide"  # where the Makefile puts Pyodide's files
 # Of the npm package pyodide, what worker.js downloads to start Python, and the
 # notices that go with it (the licence, MPL-2.0, is stated in package.json).
 PYODIDE_FILES = (
@@ -115,12 +117,9 @@ def write_served(out: PathLike) -> list[Path]:
 def write(out: PathLike) -> list[Path]:
     folder = Path(out) / "live"
     folder.mkdir(parents=True, exist_ok=True)
-    files = {ARCHIVE: archive_bytes()}
-    files.update({name: (HERE / name).read_bytes() for name in SCRIPTS})
-    for name, content in files.items():
-        with replacing(folder / name, "wb") as f:
-            f.write(content)
-    return [folder / name for name in files] + write_served(out)
+    with replacing(folder / ARCHIVE, "wb") as f:
+        f.write(archive_bytes())
+    return [folder / ARCHIVE] + write_served(out)
 
 
 def vendor(package: PathLike, out: PathLike) -> list[Path]:

@@ -32,8 +32,10 @@ from .classify import IMPORTS_KEY, LIVE_TAG, REASON_KEY, hidden
 
 ROOT = archive.ROOT
 NOTEBOOKS = ROOT / "notebooks"
-PYODIDE = ROOT / "vendor" / "pyodide"
-RUNNER = Path(__file__).with_name("node_runner.mjs")
+PYODIDE = archive.PYODIDE
+# A Node tool of the site's, not the package's: it runs from a checkout, as the
+# marks do (they need the notebooks and vendor/pyodide too).
+RUNNER = ROOT / "book" / "node" / "node_runner.mjs"
 
 TRAINS = re.compile(r"\btrain\(\s*corpus\b")  # a call such as bpe.train(corpus, 265)
 

@@ -2,8 +2,9 @@
 
 Listed in ``_config.yml`` (``sphinx.extra_extensions``). It gives every notebook
 cell on the page the id ``cell-N`` (N: its index in the notebook), and adds to each
-chapter and to the console page ``live.js`` and ``live.css`` (``make book`` copies
-them, with the archive, into ``_static/live``) and a small JSON document that
+chapter and to the console page ``live.js`` and ``live.css`` (the site's own files,
+in book/static/live/, served as ``_static/live`` beside the archive that ``make
+book`` writes there: ``SCRIPTS``, ``STYLES``) and a small JSON document that
 ``live.js`` reads: which cells have a Run button (the tag ``live``), the source of
 the hidden cells they need, and for every other visible code cell the reason,
 from its metadata, that the page shows under it, and the imports of it that the
@@ -30,17 +31,20 @@ from typing import TYPE_CHECKING
 
 from docutils import nodes
 
-from .archive import ARCHIVE, PYODIDE_FILES, ROOT
+from .archive import ARCHIVE, PYODIDE, PYODIDE_FILES, ROOT
 from .classify import IMPORTS_KEY, LIVE_TAG, REASON_KEY, hidden
 from .page import CONSOLE_SETUP
 
 if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
-PYODIDE = ROOT / "vendor" / "pyodide"
 CONSOLE = "book/console"
 GENERATED = ROOT / "_build" / "generated" / "live"
 EXERCISE_KEY = "exercise"  # a cell's metadata: the exercise its code starts
+# The page's scripts and style sheets: the site's own files, in book/static/live/,
+# served as _static/live/ (live.js before practice.js, which uses it).
+SCRIPTS = ("live/live.js", "live/practice.js")
+STYLES = ("live/live.css", "live/practice.css")
 
 
 def mark_cells(app: Sphinx, doctree: nodes.document) -> None:
@@ -156,10 +160,10 @@ def add_live(
         return
     body = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
     app.add_js_file(None, body=body, type="application/json", id="bpe-live-data")
-    app.add_js_file("live/live.js", loading_method="defer")
-    app.add_js_file("live/practice.js", loading_method="defer")  # after live.js
-    app.add_css_file("live/live.css")
-    app.add_css_file("live/practice.css")
+    for script in SCRIPTS:
+        app.add_js_file(script, loading_method="defer")
+    for style in STYLES:
+        app.add_css_file(style)
 
 
 def setup(app: Sphinx) -> dict:

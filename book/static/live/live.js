@@ -18,12 +18,20 @@
   const SIZE = `${DATA.megabytes.toLocaleString("en")} MB`;
   const KEEP = 1_000_000; // characters of one output kept on the page
 
+  // The page's DOM helpers, which practice.js takes from window.bpeLive too.
   const element = (tag, className, text) => {
     const node = document.createElement(tag);
     if (className) node.className = className;
     if (text !== undefined) node.textContent = text;
     return node;
   };
+
+  function button(text, className, title) {
+    const node = element("button", `bpe-live-button ${className}`, text);
+    node.type = "button";
+    if (title) node.title = title;
+    return node;
+  }
 
   // ---- the worker -------------------------------------------------------------------
   class Python {
@@ -218,13 +226,15 @@
   const python = new Python();
   const exerciseCode = new Map(); // cell index -> the reader's code now (practice.js)
   // For the tests and the benchmark: what started (versions, seconds per phase); for
-  // practice.js, the exercises' Check and their code.
+  // practice.js, the exercises' Check and their code, and the DOM helpers.
   window.bpeLive = {
     get python() {
       return python.facts;
     },
     check: (name, code, node) => checkExercise(name, code, node),
     exerciseCode,
+    element,
+    button,
   };
   let runs = 0; // the In [n] counter, as in Jupyter
   let busy = null; // the Status of what runs now, if anything
@@ -239,12 +249,16 @@
     return `In [${runs}] · ran in ${took} s`;
   }
 
+  // Until Python has started, `status` says how it goes (the first time, a download).
+  function sayStarting(status) {
+    if (python.started) return;
+    python.onStatus = (text) => status.running(`${text}, ${SIZE} the first time`);
+    status.running(`starting Python, ${SIZE} the first time`);
+  }
+
   // Run code with status on `status` and output in `output`; the outcome, or null.
   async function execute(code, status, output, label) {
-    if (!python.started) {
-      python.onStatus = (text) => status.running(`${text}, ${SIZE} the first time`);
-      status.running(`starting Python, ${SIZE} the first time`);
-    }
+    sayStarting(status);
     try {
       await python.start();
     } catch (error) {
@@ -284,13 +298,6 @@
     if (!cell.live) return cell.imports; // a cell without a button: its imports only
     if (cell.source !== undefined) return cell.source;
     return cell.pre.innerText.replace(/\n$/, "");
-  }
-
-  function button(text, className, title) {
-    const node = element("button", `bpe-live-button ${className}`, text);
-    node.type = "button";
-    if (title) node.title = title;
-    return node;
   }
 
   function setUpLiveCell(cell) {
@@ -412,10 +419,7 @@
     busy = status;
     changed();
     try {
-      if (!python.started) {
-        python.onStatus = (text) => status.running(`${text}, ${SIZE} the first time`);
-        status.running(`starting Python, ${SIZE} the first time`);
-      }
+      sayStarting(status);
       await python.start();
       status.running("checking");
       const began = performance.now();
@@ -474,90 +478,106 @@
   }
 
   // ---- the console --------------------------------------------------------------------
-  function setUpConsole(root) {
-    const log = root.querySelector(".bpe-console-log");
-    const input = root.querySelector(".bpe-console-input");
-    const form = root.querySelector(".bpe-console-form");
-    const halt = root.querySelector(".bpe-console-stop");
-    const status = new Status(root.querySelector(".bpe-live-status"));
-    const history = [];
-    let back = 0; // how far back in the history the input is
-    let setUp = false;
+  // The console's parts, and what it remembers: the history, and whether the console's
+  // set-up code (DATA.console_setup) has run in this Python.
+  function consoleOf(root) {
+    return {
+      root,
+      log: root.querySelector(".bpe-console-log"),
+      input: root.querySelector(".bpe-console-input"),
+      form: root.querySelector(".bpe-console-form"),
+      halt: root.querySelector(".bpe-console-stop"),
+      status: new Status(root.querySelector(".bpe-live-status")),
+      history: [],
+      back: 0, // how far back in the history the input is
+      setUp: false,
+    };
+  }
 
-    function entry(code) {
-      const item = element("div", "bpe-console-entry");
-      item.append(element("pre", "bpe-console-code", code));
-      const box = element("div", "bpe-console-output");
-      item.append(box);
-      log.append(item);
-      return new Output(box);
-    }
+  function consoleEntry(con, code) {
+    const item = element("div", "bpe-console-entry");
+    item.append(element("pre", "bpe-console-code", code));
+    const box = element("div", "bpe-console-output");
+    item.append(box);
+    con.log.append(item);
+    return new Output(box);
+  }
 
-    async function submit(code) {
-      if (busy || !code.trim()) return;
-      busy = status;
-      status.running("waiting");
-      changed();
-      try {
-        if (!setUp) {
-          const output = entry(DATA.console_setup);
-          const outcome = await execute(DATA.console_setup, status, output, "setting up");
-          output.box.parentElement.dataset.done = "";
-          if (!outcome || outcome.error) return;
-          setUp = true;
-        }
-        history.push(code);
-        back = 0;
-        input.value = "";
-        const output = entry(code);
-        await execute(code, status, output, "running");
+  async function submitConsole(con, code) {
+    const { status, input } = con;
+    if (busy || !code.trim()) return;
+    busy = status;
+    status.running("waiting");
+    changed();
+    try {
+      if (!con.setUp) {
+        const output = consoleEntry(con, DATA.console_setup);
+        const outcome = await execute(DATA.console_setup, status, output, "setting up");
         output.box.parentElement.dataset.done = "";
-        log.lastElementChild?.scrollIntoView({ block: "nearest" });
-      } finally {
-        if (busy === status) busy = null;
-        changed();
-        input.focus();
+        if (!outcome || outcome.error) return;
+        con.setUp = true;
       }
+      con.history.push(code);
+      con.back = 0;
+      input.value = "";
+      const output = consoleEntry(con, code);
+      await execute(code, status, output, "running");
+      output.box.parentElement.dataset.done = "";
+      con.log.lastElementChild?.scrollIntoView({ block: "nearest" });
+    } finally {
+      if (busy === status) busy = null;
+      changed();
+      input.focus();
     }
+  }
 
+  // A whole statement runs; an unfinished one ("for x in y:") gets another line,
+  // until a blank line ends it, as at Python's prompt. One line that does not end in
+  // ":", "\\" or an open bracket is whole; anything else Python decides.
+  async function enterConsole(con) {
+    const { input } = con;
+    const code = input.value;
+    const lines = code.split("\n");
+    const simple = lines.length === 1 && !/[:\\([{,]\s*$/.test(code);
+    const ended = lines.length > 1 && !lines[lines.length - 1].trim();
+    const whole = simple || ended || (await python.isComplete(code).catch(() => true));
+    if (whole) await submitConsole(con, ended ? code.replace(/\s+$/, "") : code); // (less the blank line)
+    else {
+      const indent = lines[lines.length - 1].match(/^\s*/)[0] + (/:\s*$/.test(code) ? "    " : "");
+      input.setRangeText(`\n${indent}`, input.selectionStart, input.selectionEnd, "end");
+    }
+  }
+
+  // Up and down at the input's first or last line walk the history.
+  function walkHistory(con, event) {
+    const { input, history } = con;
+    const atEdge = event.key === "ArrowUp" ? !input.value.slice(0, input.selectionStart).includes("\n") : !input.value.slice(input.selectionEnd).includes("\n");
+    if (!atEdge) return;
+    event.preventDefault();
+    con.back = Math.max(0, Math.min(history.length, con.back + (event.key === "ArrowUp" ? 1 : -1)));
+    input.value = con.back ? history[history.length - con.back] : "";
+  }
+
+  function listenToConsole(con) {
+    const { input, form, halt, status } = con;
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      submit(input.value);
+      submitConsole(con, input.value);
     });
-    // A whole statement runs; an unfinished one ("for x in y:") gets another line,
-    // until a blank line ends it, as at Python's prompt. One line that does not end in
-    // ":", "\\" or an open bracket is whole; anything else Python decides.
-    async function enter() {
-      const code = input.value;
-      const lines = code.split("\n");
-      const simple = lines.length === 1 && !/[:\\([{,]\s*$/.test(code);
-      const ended = lines.length > 1 && !lines[lines.length - 1].trim();
-      const whole = simple || ended || (await python.isComplete(code).catch(() => true));
-      if (whole) await submit(ended ? code.replace(/\s+$/, "") : code); // (less the blank line)
-      else {
-        const indent = lines[lines.length - 1].match(/^\s*/)[0] + (/:\s*$/.test(code) ? "    " : "");
-        input.setRangeText(`\n${indent}`, input.selectionStart, input.selectionEnd, "end");
-      }
-    }
     let keys = Promise.resolve(); // each Enter in turn: the next one sees what this one did
-
     input.addEventListener("keydown", (event) => {
       if (event.key === "Enter" && !event.shiftKey) {
         event.preventDefault();
-        keys = keys.then(enter).catch((error) => status.show(`could not run: ${error.message}`));
-      } else if ((event.key === "ArrowUp" || event.key === "ArrowDown") && history.length) {
-        const atEdge = event.key === "ArrowUp" ? !input.value.slice(0, input.selectionStart).includes("\n") : !input.value.slice(input.selectionEnd).includes("\n");
-        if (!atEdge) return;
-        event.preventDefault();
-        back = Math.max(0, Math.min(history.length, back + (event.key === "ArrowUp" ? 1 : -1)));
-        input.value = back ? history[history.length - back] : "";
+        keys = keys.then(() => enterConsole(con)).catch((error) => status.show(`could not run: ${error.message}`));
+      } else if ((event.key === "ArrowUp" || event.key === "ArrowDown") && con.history.length) {
+        walkHistory(con, event);
       }
     });
     halt.addEventListener("click", () => {
-      setUp = false;
+      con.setUp = false;
       stop();
     });
-    for (const example of root.querySelectorAll("[data-console-example]")) {
+    for (const example of con.root.querySelectorAll("[data-console-example]")) {
       example.addEventListener("click", () => {
         input.value = example.dataset.consoleExample;
         input.focus();
@@ -567,6 +587,10 @@
       form.querySelector("button[type=submit]").disabled = busy !== null;
       halt.hidden = busy !== status;
     });
+  }
+
+  function setUpConsole(root) {
+    listenToConsole(consoleOf(root));
   }
 
   // ---- start --------------------------------------------------------------------------

@@ -34,19 +34,7 @@
     },
   };
 
-  const element = (tag, className, text) => {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  };
-
-  function button(text, className, title) {
-    const node = element("button", `bpe-live-button ${className}`, text);
-    node.type = "button";
-    node.title = title;
-    return node;
-  }
+  const { element, button } = window.bpeLive; // live.js's, which runs first
 
   // ---- drawing: a verdict ---------------------------------------------------------------
   function row(list, label, value) {

@@ -6,8 +6,9 @@
 // and "done" ({id, outcome}) when it ends, or "fatal" ({id, error}) if Python broke. Everything comes from the site: Pyodide's
 // files (pyodide/) and the book's package and data (live/bpe-book.zip, archive.py),
 // and the files a cell reads when it asks for them (OpenAI's vocabularies, the data).
-// node_runner.mjs sets Python up the same way under Node.
-const ROOT = "/home/pyodide/book";
+// book/node/node_runner.mjs sets Python up the same way under Node (python_home.mjs).
+import { startPage, unpackBook } from "./python_home.mjs";
+
 let ready = null; // resolves to bpe.book.live.page once Python is set up
 
 async function start({ pyodide: indexURL, archive }) {
@@ -25,14 +26,12 @@ async function start({ pyodide: indexURL, archive }) {
   postMessage({ type: "status", text: "installing the book's package" });
   const response = await fetch(archive);
   if (!response.ok) throw new Error(`${archive}: ${response.status} ${response.statusText}`);
-  pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: ROOT });
-  pyodide.runPython(`import sys\nsys.path.insert(0, "${ROOT}/lib")`);
+  unpackBook(pyodide, await response.arrayBuffer());
   since = lap("archive", since);
-  const page = pyodide.pyimport("bpe.book.live.page");
   // The files a cell may read from the site (vocabularies, data) are under _static/,
   // the archive's parent's parent: Python fetches them itself (openai.read_served).
   const site = new URL("../", new URL(archive, self.location.href)).href;
-  const facts = page.start(ROOT, site).toJs({ dict_converter: Object.fromEntries });
+  const { page, facts } = startPage(pyodide, site);
   lap("bpe", since);
   postMessage({ type: "ready", ...facts, phases, seconds: (performance.now() - began) / 1000 });
   return page;

@@ -92,6 +92,36 @@ def errors_on(page):
     return found
 
 
+@pytest.fixture(scope="session")
+def rendered(browser, site_url):
+    """rendered(path, width): the page's measurements (measures.py), taken on first use
+    and kept, so that each page is loaded once per width; at 1280 px, a screenshot."""
+    from .measures import AFTER_LAYOUT, LAYOUT
+
+    taken = {}
+
+    def measure(path, width):
+        if (path, width) not in taken:
+            context = offline_context(browser, site_url, width)
+            page = context.new_page()
+            errors = errors_on(page)
+            page.goto(f"{site_url}/{path}", wait_until="load")
+            page.wait_for_timeout(300)  # scripts that run after load (async ones)
+            found = page.evaluate(LAYOUT)
+            for name, script in AFTER_LAYOUT.items():
+                found[name] = page.evaluate(script)
+            found["errors"] = list(errors)
+            if width == 1280:
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                name = path.replace("/", "__").replace(".html", ".png")
+                page.screenshot(path=str(SHOTS / name), full_page=True)
+            context.close()
+            taken[path, width] = found
+        return taken[path, width]
+
+    return measure
+
+
 @pytest.fixture()
 def page(browser, site_url):
     context = offline_context(browser, site_url)

@@ -13,14 +13,12 @@ layout.js; the tests below each read one part of that measurement:
 """
 
 import re
-from pathlib import Path
 
 import pytest
 
-from .conftest import SHOTS, SITE, book_pages, errors_on, offline_context
+from .conftest import SITE, book_pages
 
 WIDTHS = (1280, 390)
-LAYOUT = Path(__file__).with_name("layout.js").read_text(encoding="utf-8")
 PAGES = [(path, width) for path in book_pages() for width in WIDTHS]
 LAPTOP = [(path, width) for path, width in PAGES if width == 1280]
 
@@ -28,31 +26,6 @@ LAPTOP = [(path, width) for path, width in PAGES if width == 1280]
 def ids(case):
     path, width = case
     return f"{path.removesuffix('.html')}@{width}"
-
-
-@pytest.fixture(scope="session")
-def rendered(browser, site_url):
-    """rendered(path, width): the page's measurement, taken on first use and kept."""
-    taken = {}
-
-    def measure(path, width):
-        if (path, width) not in taken:
-            context = offline_context(browser, site_url, width)
-            page = context.new_page()
-            errors = errors_on(page)
-            page.goto(f"{site_url}/{path}", wait_until="load")
-            page.wait_for_timeout(300)  # scripts that run after load (async ones)
-            found = page.evaluate(LAYOUT)
-            found["errors"] = list(errors)
-            if width == 1280:
-                SHOTS.mkdir(parents=True, exist_ok=True)
-                name = path.replace("/", "__").replace(".html", ".png")
-                page.screenshot(path=str(SHOTS / name), full_page=True)
-            context.close()
-            taken[path, width] = found
-        return taken[path, width]
-
-    return measure
 
 
 def some(found):

@@ -1,0 +1,113 @@
+"""What the browser tests measure on a loaded page: each script runs once per page and
+width (conftest.rendered), and the tests read its answer.
+
+LAYOUT (layout.js): console-free layout facts (split words, wrapped lines, cut-off
+boxes, the room for 88 columns). The others are for tests/browser/test_outputs.py.
+"""
+
+from pathlib import Path
+
+LAYOUT = Path(__file__).with_name("layout.js").read_text(encoding="utf-8")
+
+CUT_OFF = """() => {
+  const article = document.querySelector("article") || document.body;
+  const short = (text) => text.replace(/\\s+/g, " ").trim().slice(0, 60);
+  const cut = [];
+  const boxes = ["pre", "div.output", "table"].map((s) => `div.cell_output ${s}`);
+  for (const box of article.querySelectorAll(boxes.join(", "))) {
+    if (!box.getClientRects().length) continue;
+    if (box.tagName === "TABLE") {
+      const room = (box.closest("div.output") || box.parentElement).clientWidth;
+      const width = box.getBoundingClientRect().width;
+      if (width > room + 1) cut.push(short(box.textContent));
+    } else if (box.scrollWidth > box.clientWidth + 1) {
+      cut.push(short(box.textContent));
+    }
+  }
+  return [...new Set(cut)];
+}"""
+
+STICKY = """() => {
+  const article = document.querySelector("article") || document.body;
+  const short = (text) => text.replace(/\\s+/g, " ").trim().slice(0, 60);
+  const scroller = (el) => {
+    for (let box = el.parentElement; box && box !== article; box = box.parentElement) {
+      if (["auto", "scroll"].includes(getComputedStyle(box).overflowX)) return box;
+    }
+    return null;
+  };
+  const wrong = [];
+  let wide = 0;
+  for (const table of article.querySelectorAll("table")) {
+    const box = scroller(table);
+    const width = table.getBoundingClientRect().width;
+    if (!table.getClientRects().length) continue;
+    if (!box) {
+      const room = table.parentElement.clientWidth;
+      if (width > room + 1) wrong.push(`cut off: ${short(table.textContent)}`);
+      continue;
+    }
+    if (box.scrollWidth <= box.clientWidth + 1) continue; // it fits
+    wide += 1;
+    box.scrollLeft = box.scrollWidth;
+    const edge = box.getBoundingClientRect();
+    for (const row of Array.from(table.rows).slice(0, 5)) {
+      const first = row.cells[0];
+      if (!first) continue;
+      const r = first.getBoundingClientRect();
+      if (r.left < edge.left - 1 || r.right > edge.right + 1) {
+        wrong.push(`first column scrolls away: ${short(table.textContent)}`);
+        break;
+      }
+    }
+    box.scrollLeft = 0;
+  }
+  return { wrong: [...new Set(wrong)], wide };
+}"""
+
+FIGURES = """async () => {
+  const article = document.querySelector("article") || document.body;
+  const wrong = [];
+  for (const img of article.querySelectorAll("img")) {
+    if (!img.getClientRects().length || !img.naturalWidth) continue;
+    if (img.naturalWidth <= img.clientWidth + 1) continue; // drawn at full size
+    const link = img.closest("a[href]");
+    const name = img.alt.slice(0, 50) || img.currentSrc;
+    if (!link || link.href !== img.currentSrc) {
+      const size = `${img.clientWidth} of ${img.naturalWidth} px`;
+      wrong.push(`shrunk to ${size}, and no link to its image: ${name}`);
+      continue;
+    }
+    const response = await fetch(link.href);
+    if (!response.ok) wrong.push(`its link fails (${response.status}): ${name}`);
+  }
+  return wrong;
+}"""
+
+CHAPTER_LINKS = """() => {
+  const article = document.querySelector("article") || document.body;
+  const title = (article.querySelector("h1")?.textContent ?? "").trim();
+  const links = [];
+  for (const a of article.querySelectorAll("a[href]")) {
+    const said = a.textContent.match(/\\bchapter (\\d+)\\b/i);
+    if (said) links.push([said[0], Number(said[1]), new URL(a.href).pathname]);
+  }
+  // "chapter N" in the prose that is not a link (code and outputs are left out)
+  const unlinked = [];
+  const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!/\\bchapter \\d+\\b/i.test(node.data)) continue;
+    const outside = "a, pre, code, script, style, .cell_output";
+    if (node.parentElement.closest(outside)) continue;
+    unlinked.push(node.data.trim().slice(0, 70));
+  }
+  return { title, links, unlinked };
+}"""
+
+# Evaluated in this order after LAYOUT (STICKY scrolls tables and puts them back).
+AFTER_LAYOUT = {
+    "cut": CUT_OFF,
+    "sticky": STICKY,
+    "figures": FIGURES,
+    "chapter_links": CHAPTER_LINKS,
+}

@@ -22,6 +22,18 @@ def tinystories_train_text():
 
 
 @pytest.fixture(scope="session")
+def from_tiktoken():
+    """from_tiktoken("gpt2"): bpe.Tokenizer.from_tiktoken of that encoding, recovered
+    once in a session (recovering 200,000 merges from ranks takes many seconds)."""
+    import functools
+
+    import bpe
+    from bpe.interop.openai import get_encoding
+
+    return functools.cache(lambda name: bpe.Tokenizer.from_tiktoken(get_encoding(name)))
+
+
+@pytest.fixture(scope="session")
 def toy_corpus():
     return (DATA / "toy_corpus.txt").read_text(encoding="utf-8")
 

@@ -15,7 +15,7 @@ EOT = "<|endoftext|>"
 
 @pytest.fixture(scope="session")
 def tinystories_train_text():
-    """The book's TinyStories training text (needs the data mirror, see bpe/data.py)."""
+    """TinyStories training text of the book (needs the mirror: bpe/book/data.py)."""
     from bpe.book.corpora import tinystories_files
 
     return tinystories_files()[0].read_text(encoding="utf-8")

@@ -15,10 +15,22 @@ EOT = "<|endoftext|>"
 
 @pytest.fixture(scope="session")
 def tinystories_train_text():
-    """The book's TinyStories training text (needs the data mirror, see bpe/data.py)."""
+    """TinyStories training text of the book (needs the mirror: bpe/book/data.py)."""
     from bpe.book.corpora import tinystories_files
 
     return tinystories_files()[0].read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def from_tiktoken():
+    """from_tiktoken("gpt2"): bpe.Tokenizer.from_tiktoken of that encoding, recovered
+    once in a session (recovering 200,000 merges from ranks takes many seconds)."""
+    import functools
+
+    import bpe
+    from bpe.interop.openai import get_encoding
+
+    return functools.cache(lambda name: bpe.Tokenizer.from_tiktoken(get_encoding(name)))
 
 
 @pytest.fixture(scope="session")

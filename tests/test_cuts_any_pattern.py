@@ -77,23 +77,35 @@ def atoms(pattern):
 
 
 @functools.cache
+def points():
+    """EVERY as an array of code points."""
+    return np.frombuffer(EVERY.encode("utf-32-le"), dtype=np.uint32)
+
+
+@functools.cache
+def member(atom):
+    """For each code point of EVERY, whether it is in the atom (an atom several
+    patterns name is walked once)."""
+    # each member becomes NUL (an atom is one character: the places stay)
+    marked = regex.sub(atom, "\x00", EVERY).encode("utf-32-le")
+    found = np.frombuffer(marked, dtype=np.uint32) == 0
+    found[0] = bool(regex.fullmatch(atom, "\x00"))  # NUL itself, checked alone
+    return found
+
+
+@functools.cache
 def kinds(pattern):
     """{signature: the code points with it}, over every code point.
 
     A signature has a bit for each atom: whether the code point is in it."""
-    points = np.array([ord(c) for c in EVERY], dtype=np.uint32)
     signature = np.zeros(len(EVERY), dtype=np.uint64)
     found = atoms(pattern)
     assert len(found) <= 64
     for bit, atom in enumerate(found):
-        # each member becomes NUL (an atom is one character: the places stay)
-        marked = regex.sub(atom, "\x00", EVERY).encode("utf-32-le")
-        member = np.frombuffer(marked, dtype=np.uint32) == 0
-        member[0] = bool(regex.fullmatch(atom, "\x00"))  # NUL itself, checked alone
-        signature |= member.astype(np.uint64) << np.uint64(bit)
+        signature |= member(atom).astype(np.uint64) << np.uint64(bit)
     order = np.argsort(signature, kind="stable")
     keys, starts = np.unique(signature[order], return_index=True)
-    groups = np.split(points[order], starts[1:])
+    groups = np.split(points()[order], starts[1:])
     return {int(k): "".join(map(chr, g)) for k, g in zip(keys, groups, strict=True)}
 
 
@@ -163,6 +175,7 @@ def test_the_rule_holds_in_every_context(name):
     assert checked > 100_000
 
 
+@functools.cache
 def walk_texts(pattern):
     """Every code point as each rule's Y, and as its X, in a few contexts."""
     texts = []
@@ -174,14 +187,43 @@ def walk_texts(pattern):
     return texts
 
 
+@functools.cache
+def walk_places(pattern):
+    """Each walk text with the places cuts.places finds in it (both views use them)."""
+    return [
+        (text, cuts.places(text, 0, len(text), [], pattern))
+        for text in walk_texts(pattern)
+    ]
+
+
 def parts(text, at):
     return [text[a:b] for a, b in zip([0, *at], [*at, len(text)], strict=True)]
+
+
+def byte_offsets(text):
+    """Where each character of text ends in its UTF-8 bytes."""
+    code = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    width = 1 + (code >= 0x80) + (code >= 0x800) + (code >= 0x10000)
+    return np.cumsum(width, dtype=np.int64)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_code_point_has_its_places_in_text_and_in_bytes(name):
+    """Many places in each walk text, and the same places in its UTF-8 bytes."""
+    pattern = SHIPPED[name]
+    for text, at in walk_places(pattern):
+        assert len(at) > len(text) // 4
+        data = text.encode("utf-8")
+        in_bytes = cuts.places(data, 0, len(data), [], pattern)
+        assert in_bytes == byte_offsets(text)[np.array(at, dtype=np.int64) - 1].tolist()
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", SHIPPED)
 @pytest.mark.parametrize("view", ["regex", "tiktoken"])
 def test_every_code_point_either_side_of_a_cut(name, view):
+    """Cut at those places, the parts' pieces are the whole text's, in each view."""
     pattern = SHIPPED[name]
     compiled = regex.compile(pattern)
     find = (
@@ -189,14 +231,8 @@ def test_every_code_point_either_side_of_a_cut(name, view):
         if view == "regex"
         else (functools.partial(find_as_tiktoken, compiled))
     )
-    for text in walk_texts(pattern):
-        at = cuts.places(text, 0, len(text), [], pattern)
-        assert len(at) > len(text) // 4
+    for text, at in walk_places(pattern):
         assert [p for part in parts(text, at) for p in find(part)] == find(text)
-        data = text.encode("utf-8")
-        in_bytes = cuts.places(data, 0, len(data), [], pattern)
-        offsets = list(itertools.accumulate(len(c.encode("utf-8")) for c in text))
-        assert in_bytes == [offsets[i - 1] for i in at]
 
 
 LINES = [
@@ -282,9 +318,8 @@ SLOW = pytest.mark.slow  # recovering 100,000 or 200,000 merges from ranks
         pytest.param("o200k_base", marks=SLOW),
     ],
 )
-def test_tiktokens_own_ids_from_a_stream(name):
-    encoding = get_encoding(name)
-    tok = bpe.Tokenizer.from_tiktoken(encoding)
+def test_tiktokens_own_ids_from_a_stream(name, from_tiktoken):
+    encoding, tok = get_encoding(name), from_tiktoken(name)
     text = corpus(2).replace(EOT, "")
     pieces = [text[i : i + 5] for i in range(0, len(text), 5)]
     assert list(tok.encode_iterable(pieces)) == encoding.encode_ordinary(text)

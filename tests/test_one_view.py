@@ -79,22 +79,19 @@ def test_the_walk_holds_every_code_point_and_the_differences():
     assert set(walked) == set(map(chr, EVERY_POINT))
     differ = regex_categories_differ()
     assert len(differ) > 25_000 and NEWER <= differ  # tiktoken's among them
+    parts = sorted(text for part in range(PARTS) for run in runs(part) for text in run)
+    assert parts == sorted(texts())  # the parts of the walk take every text
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name", ["PAT", "gpt2", "cl100k_base", "o200k_base"])
-def test_pieces_and_counts_on_every_code_point(name):
-    """The fast finder's pieces and the fast counts are the core's, text by text."""
-    pattern = patterns()[name]
-    core, fast = finder(pattern), fast_finder(pattern)
-    for text in texts():
-        assert fast(text) == core(text), repr(text)
-    # counted in runs of texts (each a document of its own), as training counts
-    for i in range(0, len(texts()), 512):
-        run, expected = texts()[i : i + 512], Counter()
-        for text in run:
-            expected.update(count_strings(text, (), pattern))
-        assert count_by_words(run, (), pattern) == expected
+RUN = 512  # texts counted together (each a document of its own), as training counts
+PARTS = 8  # the walk in parts, each a test of its own (pytest -n spreads them)
+ENCODED = ("PAT", "cl100k_base", "o200k_base")  # the patterns whose ids are compared
+
+
+def runs(part):
+    """This part's runs of texts: every PARTS-th run, so the parts take every text."""
+    every_run = [texts()[i : i + RUN] for i in range(0, len(texts()), RUN)]
+    return every_run[part::PARTS]
 
 
 def boundary_merges():
@@ -111,15 +108,53 @@ def boundary_merges():
     return vocab, merges
 
 
+def core_ids():
+    """A piece's ids as the core gives them (they do not depend on the pattern), kept
+    in the core tokenizer's own cache, so that a piece is encoded once for all the
+    patterns. The core's encode is the ids of its pieces, in order (checked below)."""
+    return CoreTokenizer(*boundary_merges()).encode_piece
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["PAT", "cl100k_base", "o200k_base"])
-def test_encode_on_every_code_point(name):
-    pattern = patterns()[name]
+@pytest.mark.parametrize("part", range(PARTS))
+def test_pieces_counts_and_ids_on_every_code_point(part):
+    """For every pattern, text by text: the fast finder's pieces are the core's, and
+    for PAT, cl100k_base and o200k_base the fast tokenizer's ids are the core's; run
+    by run, the fast counts are the core's. The core cuts each text once."""
+    find = {name: finder(pattern) for name, pattern in patterns().items()}
+    fast = {name: fast_finder(pattern) for name, pattern in patterns().items()}
     vocab, merges = boundary_merges()
-    core = CoreTokenizer(vocab, merges, pattern=pattern)
-    fast = bpe.Tokenizer(vocab, merges, pattern=pattern)
-    for text in texts():
-        assert fast.encode(text) == core.encode(text), repr(text)
+    encode = {n: bpe.Tokenizer(vocab, merges, pattern=patterns()[n]) for n in ENCODED}
+    for tokenizer in encode.values():
+        # one cache of the fast ids of pieces for the three: they do not depend on
+        # the pattern (scale/piece.py sees merges and ids only), so each distinct
+        # piece is encoded by the fast layer once, and checked in every text with it
+        tokenizer.cache = encode["PAT"].cache
+    ids_of = core_ids()
+    for run in runs(part):
+        expected = {name: Counter() for name in patterns()}
+        for text in run:
+            for name in patterns():
+                pieces = find[name](text)
+                assert fast[name](text) == pieces, (name, text)
+                expected[name].update(pieces)  # count_strings' counts (checked below)
+                if name in encode:
+                    ids = [i for piece in pieces for i in ids_of(piece)]
+                    assert encode[name].encode(text) == ids, (name, text)
+        for name, pattern in patterns().items():
+            assert count_by_words(run, (), pattern) == expected[name], name
+
+
+@pytest.mark.parametrize("name", ["PAT", "gpt2", "cl100k_base", "o200k_base"])
+def test_the_walk_asks_the_core(name):
+    """What the walk above expects is the core's own: count_strings' counts, and the
+    ids of a core tokenizer with the pattern, on every 256th text."""
+    pattern, ids_of = patterns()[name], core_ids()
+    core = CoreTokenizer(*boundary_merges(), pattern=pattern)
+    for text in texts()[::256]:
+        pieces = finder(pattern)(text)
+        assert count_strings(text, (), pattern) == Counter(pieces)
+        assert core.encode(text) == [i for piece in pieces for i in ids_of(piece)]
 
 
 def test_the_boundary_merges_see_a_piece_split():

@@ -19,16 +19,15 @@ def test_differences_are_what_the_two_engines_say_today():
     assert unicode.probe() == unicode.DIFFERENCES
 
 
-def test_the_example_that_used_to_differ():
+def test_the_example_that_used_to_differ(from_tiktoken):
     text = "\U0003eb08\u8733"  # a new CJK letter, then an old one
     assert regex.findall(bpe.PAT, text) == [text]  # one piece for today's regex
     assert bpe.pretokens(text) == [text]  # the core follows it
     assert fast_finder(bpe.PAT)(text) == [text]  # the fast layer too, by default
     assert fast_finder(bpe.PAT, "tiktoken")(text) == ["\U0003eb08", "\u8733"]
     gpt2 = get_encoding("gpt2")
-    from_tiktoken = bpe.Tokenizer.from_tiktoken(gpt2)
-    assert from_tiktoken.unicode == "tiktoken"
-    assert from_tiktoken.encode(text) == gpt2.encode(text)
+    assert from_tiktoken("gpt2").unicode == "tiktoken"
+    assert from_tiktoken("gpt2").encode(text) == gpt2.encode(text)
     assert len(gpt2.encode(text)) > len(
         bpe.Tokenizer(*from_tiktoken_args(gpt2)).encode(text)
     )
@@ -40,10 +39,10 @@ def from_tiktoken_args(encoding):
     return from_tiktoken(encoding)
 
 
-def test_the_view_survives_pickling_and_counts_in_equality():
+def test_the_view_survives_pickling_and_counts_in_equality(from_tiktoken):
     import pickle
 
-    gpt2 = bpe.Tokenizer.from_tiktoken(get_encoding("gpt2"))
+    gpt2 = from_tiktoken("gpt2")
     copy = pickle.loads(pickle.dumps(gpt2))
     assert copy.unicode == "tiktoken" and copy == gpt2
     assert copy.encode("\U0003eb08\u8733") == gpt2.encode("\U0003eb08\u8733")
@@ -62,11 +61,10 @@ def every_code_point():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", COMPARED)
-def test_every_code_point_gives_tiktokens_ids(name):
+def test_every_code_point_gives_tiktokens_ids(name, from_tiktoken):
     """1,112,064 code points (all but the 2,048 surrogates, which UTF-8 cannot
     encode: tiktoken replaces them with U+FFFD, this package refuses them) in several
     contexts."""
-    encoding = get_encoding(name)
-    tokenizer = bpe.Tokenizer.from_tiktoken(encoding)
+    encoding, tokenizer = get_encoding(name), from_tiktoken(name)
     for text in every_code_point():
         assert tokenizer.encode_ordinary(text) == encoding.encode_ordinary(text)

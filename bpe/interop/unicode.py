@@ -114,16 +114,19 @@ def probe() -> list[tuple[int, int, int]]:
 
     tiktoken's regex is reached through a small tiktoken.Encoding per class whose
     pattern is "a" then a character of the class, and whose vocabulary merges "a"
-    with any following byte: the first token is two bytes long exactly when "a" and
-    the character made one piece.
+    with any following byte: the "a" before a code point became a token of its own
+    (id 97) or a merged one (id 256 or more), and no other byte of the text is an
+    "a" (0x61 is left out), so those ids, in order, say for each code point whether
+    "a" and it made one piece.
     """
     import tiktoken
 
     points = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000 and c != 0x61]
-    text = "".join("a" + chr(c) for c in points)
+    every = "".join(map(chr, points))
+    text = "".join("a" + c for c in every)
     ranks = {bytes([b]): b for b in range(256)}
     ranks.update({bytes([0x61, b]): 256 + b for b in range(256)})
-    theirs, ours = {c: [] for c in points}, {c: [] for c in points}
+    theirs, ours = {}, {}  # {class: the code points in it}
     for cls in CLASSES:
         escape = r"\s" if cls == "White_Space" else rf"\p{{{cls}}}"
         probe_encoding = tiktoken.Encoding(
@@ -132,23 +135,19 @@ def probe() -> list[tuple[int, int, int]]:
             mergeable_ranks=ranks,
             special_tokens={},
         )
-        ids, i = probe_encoding.encode_ordinary(text), 0
-        member = regex.compile(escape).fullmatch
-        for c in points:
-            joined = ids[i] >= 256
-            i += 1 + (not joined) + len(chr(c).encode()) - 1
-            if joined:
-                theirs[c].append(cls)
-            if member(chr(c)):
-                ours[c].append(cls)
+        ids = probe_encoding.encode_ordinary(text)
+        joined = [i >= 256 for i in ids if i == 0x61 or i >= 256]  # one a point
+        theirs[cls] = {c for c, j in zip(points, joined, strict=True) if j}
+        ours[cls] = set(map(ord, regex.findall(escape, every)))
+    differ = set().union(*(theirs[k] ^ ours[k] for k in CLASSES))
     found = []
-    for c in points:
-        if theirs[c] != ours[c]:
-            stand_in = STAND_INS[tuple(theirs[c])]  # a new kind of difference: KeyError
-            if found and found[-1][1] == c - 1 and found[-1][2] == stand_in:
-                found[-1] = (found[-1][0], c, stand_in)
-            else:
-                found.append((c, c, stand_in))
+    for c in sorted(differ):
+        # a new kind of difference: KeyError
+        stand_in = STAND_INS[tuple(k for k in CLASSES if c in theirs[k])]
+        if found and found[-1][1] == c - 1 and found[-1][2] == stand_in:
+            found[-1] = (found[-1][0], c, stand_in)
+        else:
+            found.append((c, c, stand_in))
     return found
 
 

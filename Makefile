@@ -83,8 +83,9 @@ lint: $(STAMP)
 live-marks: $(STAMP) $(PYODIDE)
 	$(PYTHON) -m bpe.book.live.marks
 
+# On two workers (pytest-xdist): the exhaustive walks are cut into parts that balance.
 test-package: $(STAMP) $(PYODIDE)
-	$(PYTHON) -m pytest tests bpe --doctest-modules --ignore=tests/browser --ignore=tests/lab
+	$(PYTHON) -m pytest -n 2 tests bpe --doctest-modules --ignore=tests/browser --ignore=tests/lab
 
 # Two workers (pytest-xdist), each chapter whole on one of them (--dist loadscope); the
 # ledger reads what the other chapters record (bpe.book.ledger), so it runs after them.

@@ -349,7 +349,7 @@ def test_the_archive_holds_the_package_the_stand_in_and_the_toy_corpus():
     assert names == sorted(names)
     assert {
         "lib/bpe/__init__.py",
-        "lib/bpe/pretokenize.py",
+        "lib/bpe/pretokenizer.py",
         "lib/bpe/book/live/page.py",
     } <= set(names)
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
@@ -366,7 +366,7 @@ def test_the_console_setup_is_shown_and_runs(toy_corpus, monkeypatch):
 
 
 def test_every_figure_links_its_own_image_once():
-    from bpe.book.live.pages import link_figures
+    from bpe.book.live.sphinx_extension import link_figures
 
     body = (
         '<p>x</p><img alt="a" src="../_images/a.png" />'

@@ -18,7 +18,7 @@ from collections.abc import Callable
 import regex
 
 from ..interop.unicode import tiktoken_view
-from ..pretokenize import PAT, whole
+from ..pretokenizer import PAT, whole
 
 # \p{Name}, \P{Name}, \pL, \PL and the shorthand classes: all that depends on Unicode
 CLASS = re.compile(r"\\[pP](?:\{[^}]*\}|\w)|\\[sSdDwW]")

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import IO
 
 from ..files import PathLike, decode_utf8
-from ..pretokenize import PAT
+from ..pretokenizer import PAT
 
 BLOCK = 1 << 20  # bytes a worker reads at a time
 Text = str | bytes  # the rules serve both: a file's bytes, a stream's text

@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from ..pretokenize import PAT, special_splitter
+from ..pretokenizer import PAT, special_splitter
 from .ascii_pattern import fast_finder
 
 # A space with whitespace on both sides, the end of the chunk counting as whitespace

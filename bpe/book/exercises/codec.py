@@ -12,10 +12,10 @@ import random
 import re
 from collections.abc import Iterable
 
-from ...pretokenize import split_special, to_bytes
+from ...pretokenizer import split_special, to_bytes
 from ...tokenizer import Tokenizer
 from ...tokenizer import encode_word as book_encode_word
-from ...train import Pair, merge
+from ...trainer import Pair, merge
 from .inputs import (
     LETTERS,
     PIECES,

@@ -100,7 +100,7 @@ def toy_corpus() -> str:
 @functools.lru_cache(maxsize=1)
 def toy_tokenizer() -> tuple[dict[int, bytes], list, list[str]]:
     """(vocab, merges, specials) of chapters 05-07's toy: 265 ids, <|endoftext|>."""
-    from ...train import train
+    from ...trainer import train
 
     specials = ["<|endoftext|>"]
     vocab, merges = train(toy_corpus(), 265, specials)
@@ -110,7 +110,7 @@ def toy_tokenizer() -> tuple[dict[int, bytes], list, list[str]]:
 @functools.lru_cache(maxsize=1)
 def crossing_tokenizer() -> tuple[dict[int, bytes], list, list[str]]:
     """A toy tokenizer trained with no pre-tokenizer: its merges cross words."""
-    from ...train import train
+    from ...trainer import train
 
     specials = ["<|endoftext|>"]
     vocab, merges = train(toy_corpus(), 280, specials, pattern=None)

@@ -11,9 +11,9 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from ...pretokenize import PAT, count_strings, pretokenize, split_special, to_bytes
-from ...train import count_pairs, greater_pair, lowest_ids, merge
-from ...train import train as book_train
+from ...pretokenizer import PAT, count_strings, pretokenize, split_special, to_bytes
+from ...trainer import count_pairs, greater_pair, lowest_ids, merge
+from ...trainer import train as book_train
 from ..utf8 import describe
 from .inputs import (
     LETTERS,

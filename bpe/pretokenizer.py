@@ -1,6 +1,6 @@
 """Pre-tokenization: cut text into the pieces that no merge may cross.
 
-Training (``train.py``) and encoding (``tokenizer.py``) both start here, so the
+Training (``trainer.py``) and encoding (``tokenizer.py``) both start here, so the
 two always agree on where one pre-token ends and the next begins. Special
 tokens are split out first: they are boundaries, never text.
 """

@@ -198,7 +198,7 @@ def compact_merges(
 ) -> tuple[list[tuple[bytes, bytes]], float, float]:
     """Up to n_merges merges from a pre-token table: (merges, pick s, apply s).
 
-    The same merges as ``indexed.indexed_merges`` and ``train.naive_merges``.
+    The same merges as ``indexed.indexed_merges`` and ``trainer.naive_merges``.
     ``table`` and ``taken`` as for ``CompactTable``.
     """
     table = CompactTable(table, taken)

@@ -1,6 +1,6 @@
 """The indexed trainer: the naive trainer's merges, without recounting everything.
 
-``train.naive_merges`` recounts every pair of the whole table for each merge.
+``trainer.naive_merges`` recounts every pair of the whole table for each merge.
 Here pair totals and an index of the rows that hold each pair are built once; a
 merge visits only the rows holding its pair and updates the totals in place. The
 best pair is found either by a scan over all totals or with a lazy-deletion heap.

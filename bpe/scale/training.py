@@ -163,7 +163,7 @@ def train(
     method: str | None = None,
     start: Any = None,
 ) -> tuple[dict[int, bytes], list[Pair]]:
-    """``train.train``'s (vocab, merges), learned faster; see the module's notes.
+    """``trainer.train``'s (vocab, merges), learned faster; see the module's notes.
 
     ``start``, a Tokenizer or a list of merges, is where training begins: the
     merges returned begin with its merges. A Tokenizer's ids stay as they are, the

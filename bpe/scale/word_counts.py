@@ -1,6 +1,6 @@
 """Counting GPT-2's pre-tokens word by word: each distinct word meets the regex once.
 
-``pretokenize.count_strings`` runs the pattern over all the text. But a corpus is
+``pretokenizer.count_strings`` runs the pattern over all the text. But a corpus is
 mostly the same words again and again, and GPT-2's pattern never lets
 a piece run across a single space that has a visible character on one side: the
 space starts the next piece (" ?\\p{L}+" and its neighbours) and no piece before it
@@ -84,7 +84,7 @@ def add_pieces(counts: Counter, words: Counter, first_words: Counter) -> None:
 
 
 def plain_counts(text: str, specials: tuple[str, ...], pattern: str | None) -> Counter:
-    """``pretokenize.count_strings``, with ``fast_finder``'s pieces."""
+    """``pretokenizer.count_strings``, with ``fast_finder``'s pieces."""
     counts, find = Counter(), fast_finder(pattern)
     for chunk in special_splitter(specials).split(text) if specials else [text]:
         if chunk not in specials:

@@ -96,7 +96,7 @@ class JsRewrite:
         return text
 
     def open_group(self, atom: Atom, insensitive: bool) -> str:
-        """A group's opening: "(?i:" spelled as a plain group, others kept or refused."""
+        """A group's opening: "(?i:" becomes a plain group; others kept or refused."""
         unknown = atom.text == "(" and self.pattern.startswith("(?", atom.start)
         if atom.text not in GROUPS or unknown:
             raise ValueError(f"unsupported group at {atom.start} in {self.pattern!r}")

@@ -15,5 +15,7 @@ Encoding: ``tokenizer`` is ``bpe.Tokenizer``, with the ASCII fast path
 over helper processes (``batch``) and streams (``stream``).
 
 Both: ``pool`` is the one way work is shared between processes; ``cli`` is the
-``bpe`` command.
+``bpe`` command; ``pattern_atoms`` cuts a pre-tokenizer pattern into atoms for the
+rewriters that translate it (the ASCII fast path here, the JavaScript pattern in
+``bpe.book.jspattern``).
 """

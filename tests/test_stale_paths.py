@@ -29,6 +29,7 @@ NAME = re.compile(
 # Names that are not files of this repository, with why each is named.
 ELSEWHERE = {
     "Node.js": "the JavaScript runtime's name, not a file",
+    "notebooks/NN_name.ipynb": "the README's placeholder for a new chapter's file",
     "shared/data/SOURCES.md": "the data mirror's own list, beside the repository",
     "lib/regex.py": "the regex stand-in's path inside the page's archive (archive.py)",
     "DIFFERENCES.md": "a report the regex stand-in's tests write, not kept in git",

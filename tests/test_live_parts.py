@@ -12,7 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from bpe.book.live import absent, archive, cells, classify, marks, page, pages
+from bpe.book.live import (
+    absent,
+    archive,
+    cells,
+    classify,
+    marks,
+    page,
+    sphinx_extension,
+)
 
 
 def run(source, namespace=None):
@@ -330,7 +338,7 @@ def test_the_pages_data_carries_hidden_sources_and_reasons(tmp_path):
     notebook["cells"][2]["metadata"][classify.REASON_KEY] = "it needs pandas"
     path = tmp_path / "00_x.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
-    assert pages.cells_of(path) == [
+    assert sphinx_extension.cells_of(path) == [
         {"index": 0, "live": True, "hidden": True, "source": "x = 1"},
         {"index": 1, "live": True, "hidden": False},
         {"index": 2, "live": False, "hidden": False, "reason": "it needs pandas"},

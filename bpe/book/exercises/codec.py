@@ -21,6 +21,7 @@ from .inputs import (
     PIECES,
     SPECIALS,
     WORDS,
+    Tokens,
     crossing_tokenizer,
     random_rank,
     random_specials,
@@ -30,7 +31,6 @@ from .inputs import (
 )
 from .runner import Exercise, Wrong
 
-Tokens = tuple[bytes, ...]
 Vocab = dict[int, bytes]
 
 

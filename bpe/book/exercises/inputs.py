@@ -32,6 +32,7 @@ LETTERS = (b"a", b"b", b"c")  # one-byte tokens of the tiny alphabet
 WORDS = ("low", " low", "er", " newest", "est", "w ", " wid")  # the toy corpus's
 TOKENS = (*LETTERS, b"ab")  # and one longer token, so that b"ab" != (b"a", b"b")
 TOY_CORPUS = "toy_corpus.txt"  # the article's small corpus, in data/
+Tokens = tuple[bytes, ...]  # a pre-token as the chapters hold it: its tokens' bytes
 
 
 def random_text(rng: random.Random, pieces: int = 6) -> str:

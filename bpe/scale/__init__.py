@@ -17,5 +17,5 @@ over helper processes (``batch``) and streams (``stream``).
 Both: ``pool`` is the one way work is shared between processes; ``cli`` is the
 ``bpe`` command; ``pattern_atoms`` cuts a pre-tokenizer pattern into atoms for the
 rewriters that translate it (the ASCII fast path here, the JavaScript pattern in
-``bpe.book.jspattern``).
+``bpe.book.jspattern``, the regex stand-in of ``bpe.book.live``).
 """

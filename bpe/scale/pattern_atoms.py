@@ -1,15 +1,14 @@
 r"""A pattern's source cut into atoms: the one step the pattern rewriters share.
 
-Two rewriters translate a pre-tokenizer pattern for another engine: the ASCII
-fast path (``ascii_pattern.py``, for Python's ``re`` on ASCII text) and the
-JavaScript pattern (``bpe/book/jspattern.py``, for the token playground). Both
-must first tell a Unicode class (``\p{L}``, ``\s``) from any other escape, a
-character set (``[...]``, where ``(`` and ``+`` are plain members) from what is
-outside it, and a group's opening from a quantifier. ``atoms`` does that once;
-each rewriter only says what becomes of each kind of atom. (The regex stand-in,
-``bpe/book/live/regex_standin.py``, is loaded in the page as the module ``regex``
-before ``bpe`` is, so it cannot import this module; it spells classes as this
-module cuts them, and its tests compare it with ``regex`` on every code point.)
+Three rewriters translate a pre-tokenizer pattern for another engine: the ASCII
+fast path (``ascii_pattern.py``, for Python's ``re`` on ASCII text), the regex
+stand-in (``bpe/book/live/regex_standin.py``, for ``re`` in the page, where
+``regex`` is missing) and the JavaScript pattern (``bpe/book/jspattern.py``, for
+the token playground). Each must first tell a Unicode class (``\p{L}``, ``\s``)
+from any other escape, a character set (``[...]``, where ``(`` and ``+`` are plain
+members) from what is outside it, and a group's opening from a quantifier.
+``atoms`` does that once; each rewriter only says what becomes of each kind of
+atom, and which classes it spells out.
 
 It uses only the standard library, and knows nothing of what a class means.
 """

@@ -122,16 +122,11 @@ def site_growth():
     return parts, download, compressed, total
 
 
-def main():
+def clicks(index: int) -> tuple[list, list, list, list]:
+    """Timings of clicking Run on cell index, REPEATS times: with an empty cache,
+    again on the same page, and on a new page whose files come from the cache."""
     from playwright.sync_api import sync_playwright
 
-    if not (SITE / "notebooks" / f"{CHAPTER}.html").is_file():
-        sys.exit(f"no built site in {SITE}: run `make book` first")
-    notebook = json.loads((ROOT / "notebooks" / f"{CHAPTER}.ipynb").read_text("utf-8"))
-    found = marks.training_cell(notebook)
-    if found is None:
-        sys.exit(f"{CHAPTER} has no cell with a Run button that trains on the corpus")
-    index = found[0]
     server, url = serve(SITE)
     cold, warm, second, phases = [], [], [], []
     executable = shutil.which("chromium") or "/usr/bin/chromium"
@@ -154,25 +149,14 @@ def main():
             context.close()
         browser.close()
     server.shutdown()
-    native = cpython_seconds(notebook, index)
-    parts, download, compressed, total = site_growth()
-    median = statistics.median
-    result = {
-        "cell": f"{CHAPTER}, cell {index}",
-        "repeats": REPEATS,
-        "cold_first_output_s": median(c[0] for c in cold),
-        "cold_done_s": median(c[1] for c in cold),
-        "cached_first_output_s": median(w[0] for w in warm),
-        "cached_done_s": median(w[1] for w in warm),
-        "start_phases_s": {k: median(p[k] for p in phases) for k in phases[0]},
-        "second_run_s": median(second),
-        "cpython_s": native,
-        "second_run_over_cpython": median(second) / native,
-        "site_growth_bytes": parts,
-        "first_run_download_bytes": download,
-        "pyodide_gzip_bytes": compressed,
-        "site_total_bytes": total,
-    }
+    return cold, warm, second, phases
+
+
+def report(result: dict) -> None:
+    """The measurements, as sentences."""
+    native, parts = result["cpython_s"], result["site_growth_bytes"]
+    download, total = result["first_run_download_bytes"], result["site_total_bytes"]
+    compressed = result["pyodide_gzip_bytes"]
     print(f"The page's Python, {result['cell']} (medians of {REPEATS}):")
     print(
         f"  first click to first output: {result['cold_first_output_s']:.2f} s "
@@ -197,6 +181,37 @@ def main():
         f"{download / 1e6:.1f} MB ({compressed / 1e6:.1f} MB of Pyodide's if the "
         "server compresses it)"
     )
+
+
+def main():
+    if not (SITE / "notebooks" / f"{CHAPTER}.html").is_file():
+        sys.exit(f"no built site in {SITE}: run `make book` first")
+    notebook = json.loads((ROOT / "notebooks" / f"{CHAPTER}.ipynb").read_text("utf-8"))
+    found = marks.training_cell(notebook)
+    if found is None:
+        sys.exit(f"{CHAPTER} has no cell with a Run button that trains on the corpus")
+    index = found[0]
+    cold, warm, second, phases = clicks(index)
+    native = cpython_seconds(notebook, index)
+    parts, download, compressed, total = site_growth()
+    median = statistics.median
+    result = {
+        "cell": f"{CHAPTER}, cell {index}",
+        "repeats": REPEATS,
+        "cold_first_output_s": median(c[0] for c in cold),
+        "cold_done_s": median(c[1] for c in cold),
+        "cached_first_output_s": median(w[0] for w in warm),
+        "cached_done_s": median(w[1] for w in warm),
+        "start_phases_s": {k: median(p[k] for p in phases) for k in phases[0]},
+        "second_run_s": median(second),
+        "cpython_s": native,
+        "second_run_over_cpython": median(second) / native,
+        "site_growth_bytes": parts,
+        "first_run_download_bytes": download,
+        "pyodide_gzip_bytes": compressed,
+        "site_total_bytes": total,
+    }
+    report(result)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "live.json").write_text(
         json.dumps(result, indent=2) + "\n", encoding="utf-8"

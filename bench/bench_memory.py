@@ -32,7 +32,7 @@ EN_VI = [
 
 
 def patterns():
-    from bpe.pretokenize import PAT
+    from bpe.pretokenizer import PAT
     from bpe.scale.cuts import CL100K, O200K
 
     found = {"gpt2": PAT, "cl100k_base": CL100K, "o200k_base": O200K}

@@ -107,12 +107,26 @@ def pretokenize_throughput(path, repeats):
 
 def main():
     train, _ = tinystories_files()
-    sizes = {"1x": train, "4x": repeated(train, 4), "16x": repeated(train, 16)}
     print(
         f"machine: {os.cpu_count()} cores; Python {sys.version.split()[0]};"
         f" {REPEATS} repeats; medians\n"
     )
+    results = run_all(train)
+    ours = [name for name in results if name.split()[0] in ("heap", "scan", "naive")]
+    print_runs(results, ours)
+    ratios = print_ratios(results, ours)
+    throughput = print_throughput(train, ratios)
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "train.json").write_text(
+        json.dumps(
+            {"runs": results, "ratios": ratios, "throughput": throughput}, indent=1
+        )
+    )
 
+
+def run_all(train: Path) -> dict[str, list[dict]]:
+    """Every configuration's runs: ours, rustbpe and tokenizers at 1x, 4x and 16x."""
+    sizes = {"1x": train, "4x": repeated(train, 4), "16x": repeated(train, 16)}
     results = {}
     for size, path in sizes.items():
         repeats = REPEATS if size == "1x" else max(3, REPEATS // 2)
@@ -125,11 +139,11 @@ def main():
     results["scan 1x"] = [run("scan", train) for _ in range(max(1, REPEATS // 2))]
     if os.environ.get("BENCH_NAIVE", "1") == "1":
         results["naive 1x"] = [run("naive", train, workers=2)]  # minutes: one run
+    return results
 
-    ours = [name for name in results if name.split()[0] in ("heap", "scan", "naive")]
-    digests = {
-        r["digest"] for name in ours if name.endswith("1x") for r in results[name]
-    }
+
+def print_runs(results: dict[str, list[dict]], ours: list[str]) -> None:
+    """One row per configuration: its median time, and for ours where it went."""
     print(
         f"{'run':<18}{'median s':>10}{'pre-tok s':>11}{'pick s':>9}{'apply s':>9}"
         f"{'main MiB':>10}{'worker MiB':>12}"
@@ -149,6 +163,10 @@ def main():
             row += f"{'':>29}{median(runs, 'parent_peak') / 2**20:>10.0f}"
         print(row)
     print()
+
+
+def print_ratios(results: dict[str, list[dict]], ours: list[str]) -> dict[str, float]:
+    """The ratios the targets are set on, printed; and whether our merges agree."""
     m = {name: median(runs) for name, runs in results.items()}
     ratios = {
         "heap / rustbpe (1x; target <= 1.5)": m["heap 1x"] / m["rustbpe 1x"],
@@ -163,10 +181,17 @@ def main():
         ratios["naive / heap (1x; target >= 150)"] = m["naive 1x"] / m["heap 1x"]
     for name, value in ratios.items():
         print(f"{name:<48}{value:8.2f}")
+    digests = {
+        r["digest"] for name in ours if name.endswith("1x") for r in results[name]
+    }
     print(
         f"{'merge lists identical across our 1x runs':<48}{str(len(digests) == 1):>8}"
     )
+    return ratios
 
+
+def print_throughput(train: Path, ratios: dict[str, float]) -> dict[str, float]:
+    """Pre-tokenizing throughput against raw findall; its ratios join ratios."""
     throughput = pretokenize_throughput(train, REPEATS)
     print()
     for name, value in throughput.items():
@@ -183,13 +208,7 @@ def main():
     ratios["per-worker throughput / raw findall, 2 workers"] = two
     print(f"{'1 worker: ours / raw findall (target >= 0.75)':<52}{one:8.2f}")
     print(f"{'2 workers: ours per worker / raw (target >= 0.75)':<52}{two:8.2f}")
-
-    OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / "train.json").write_text(
-        json.dumps(
-            {"runs": results, "ratios": ratios, "throughput": throughput}, indent=1
-        )
-    )
+    return throughput
 
 
 if __name__ == "__main__":

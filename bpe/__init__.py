@@ -6,26 +6,46 @@
 >>> tok.decode(tok.encode("lowest<|endoftext|>"))
 'lowest<|endoftext|>'
 
-The core, these top-level modules, is what the book teaches: ``pretokenize`` (the
-regex and special tokens), ``train`` (count pairs, merge, repeat), ``tokenizer``
-(encode by rank, decode) and ``files`` (GPT-2's vocab.json and merges.txt). It
-imports no other part of the package. Around it, in subpackages: ``scale`` (the
-same results, fast, on large inputs, and the ``bpe`` command), ``interop``
-(tiktoken, Hugging Face, OpenAI's encodings), ``disk`` (atomic writes) and
-``book`` (what only the book needs).
+The core, these top-level modules, is what the book teaches:
 
-``bpe.train`` and ``bpe.Tokenizer`` are the core's, with the faster parts plugged
-in (``scale/training.py``, ``scale/tokenizer.py``): the same merges and ids, fast
-on large inputs. The core's own are ``bpe.train.train`` and
-``bpe.tokenizer.Tokenizer``, importable as ``from bpe.train import train``.
+- ``pretokenizer``: the regex that cuts text into pre-tokens, and special tokens;
+- ``trainer``: count pairs, merge the most frequent, repeat (the naive loop);
+- ``tokenizer``: encode by rank, decode;
+- ``files``: GPT-2's vocab.json and merges.txt;
+- ``__main__``: ``python -m bpe``, the ``bpe`` command of ``scale.cli``.
+
+The core imports no other part of the package. Around it, in subpackages:
+``scale`` (the same results, fast, on large inputs, and the ``bpe`` command),
+``interop`` (tiktoken, Hugging Face, OpenAI's encodings), ``disk`` (atomic
+writes) and ``book`` (what only the book needs).
+
+Training has three homes. ``bpe.trainer`` is the core's trainer, the one the
+book teaches and the reference for the others; ``bpe.scale.training`` gives
+``bpe.train``, the same merges with faster parts plugged in, on a text in memory;
+``bpe.scale.pipeline`` trains on files, shards and streams (``train_file``,
+``train_files``, ``train_iterator``), counting in parallel and then learning as
+``bpe.train`` does. Likewise ``bpe.Tokenizer`` is ``bpe.scale.tokenizer``'s, the
+core's ``bpe.tokenizer.Tokenizer`` with a faster encoder: the same ids. The
+core's own are importable as ``from bpe.trainer import train``.
+
+The functions ``bpe.train`` and ``bpe.pretokenize`` are named for what they do;
+the modules that hold the core's code are named for what they are
+(``bpe.trainer``, ``bpe.pretokenizer``), so that no name hides the other.
 """
 
 from .files import bytes_to_unicode
-from .pretokenize import ENDOFTEXT, PAT, pretokenize, pretokens, split_special, to_bytes
+from .pretokenizer import (
+    ENDOFTEXT,
+    PAT,
+    pretokenize,
+    pretokens,
+    split_special,
+    to_bytes,
+)
 from .scale.tokenizer import Tokenizer
 from .scale.training import train
 from .tokenizer import encode_word
-from .train import count_pairs, greater_pair, lowest_ids, merge
+from .trainer import count_pairs, greater_pair, lowest_ids, merge
 
 __all__ = [
     "ENDOFTEXT",

@@ -1,6 +1,6 @@
 """Encoding and decoding with a trained vocabulary: ``encode_word`` and ``Tokenizer``.
 
-Training (``train.py``) chooses merges by count; encoding has no counts, only the
+Training (``trainer.py``) chooses merges by count; encoding has no counts, only the
 ordered merge list, so it applies the earliest-learned merge first
 (``encode_word``). ``Tokenizer`` puts around that rule what a real tokenizer
 needs: special tokens, a cache of encoded words, decoding, the files of
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import files
 from .files import PathLike
-from .pretokenize import (
+from .pretokenizer import (
     PAT,
     check_specials,
     check_text,
@@ -25,7 +25,7 @@ from .pretokenize import (
     special_splitter,
     to_bytes,
 )
-from .train import Pair, merge
+from .trainer import Pair, merge
 
 
 def encode_word(

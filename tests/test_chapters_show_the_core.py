@@ -1,8 +1,8 @@
 """Every function and class of the core appears, as its current source, in a chapter.
 
-The chapters display source with ``bpe.book.show``; its plain-text form is stored in
-the executed notebooks (and re-checked against a fresh run by nbval), so finding a
-definition's current source there means a chapter shows it, and shows it as it is.
+The chapters display source with ``bpe.book.show_source``; its plain-text form is
+stored in the executed notebooks (and re-checked against a fresh run by nbval), so
+finding a definition's current source there means a chapter shows it, as it is.
 The appendix (98) shows each core module in full, but it is not a chapter: each
 definition must also be shown by a numbered chapter (00-17), where it is taught.
 Each definition is its own test case, so a run lists every one that is missing.
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from bpe.book.show import definition, source
+from bpe.book.show_source import definition, source
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-CORE = ["bpe.pretokenize", "bpe.train", "bpe.tokenizer", "bpe.files"]
+CORE = ["bpe.pretokenizer", "bpe.trainer", "bpe.tokenizer", "bpe.files"]
 
 
 APPENDIX = "98_the_core.ipynb"
@@ -91,8 +91,8 @@ def test_the_core_is_found():
     names = {name for name, _ in DEFINITIONS}
     assert len(names) == len(DEFINITIONS) >= 50
     assert {
-        "bpe.train.naive_merges",
-        "bpe.train.train",
+        "bpe.trainer.naive_merges",
+        "bpe.trainer.train",
         "bpe.tokenizer.encode_word",
         "bpe.tokenizer.Tokenizer",
         "bpe.tokenizer.Tokenizer.__init__",

@@ -5,7 +5,7 @@ import sys
 import regex
 
 import bpe
-from bpe.pretokenize import PAT, pretokens
+from bpe.pretokenizer import PAT, pretokens
 from bpe.scale import cuts
 from bpe.scale.ascii_pattern import fast_finder
 from bpe.scale.stream import encode_iterable

@@ -41,7 +41,7 @@ import regex
 import bpe
 from bpe.interop.openai import get_encoding
 from bpe.interop.unicode import SWAP, find_as_tiktoken
-from bpe.pretokenize import PAT
+from bpe.pretokenizer import PAT
 from bpe.scale import cuts
 from bpe.scale.pipeline import pretokenize_file, train_file, train_files
 from bpe.scale.stream import encode_iterable
@@ -280,7 +280,7 @@ def test_train_file_learns_bpe_trains_merges(tmp_path, monkeypatch, name, worker
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_a_file_is_read_in_blocks_of_the_size_asked(tmp_path, name):
-    from bpe.pretokenize import count_strings
+    from bpe.pretokenizer import count_strings
     from bpe.scale.sources import count_range
 
     pattern, text = SHIPPED[name], corpus(10).replace(EOT, "")

@@ -20,9 +20,9 @@ from bpe.book.exercises import EXERCISES, WRONG, check, starter, verdict
 from bpe.book.exercises.inputs import smaller
 from bpe.book.exercises.runner import Raised, all_cases, call, fails, shrink
 from bpe.files import bytes_to_unicode
-from bpe.pretokenize import split_special, to_bytes
+from bpe.pretokenizer import split_special, to_bytes
 from bpe.tokenizer import encode_word
-from bpe.train import count_pairs, merge
+from bpe.trainer import count_pairs, merge
 
 PACKAGE = Path(exercises.__file__).parent
 QUICK = [ex for ex in EXERCISES if ex.name != "gpt2_ids"]  # gpt2_ids loads GPT-2

@@ -104,7 +104,7 @@ def test_quiz_html_carries_what_the_page_needs():
 
 def test_check_code():
     assert check_code("merge", starter("merge"))["passed"] is False
-    from bpe.train import merge
+    from bpe.trainer import merge
 
     namespace = {"merge": merge}
     assert check_code("merge", "pass", namespace) == verdict("merge", merge)

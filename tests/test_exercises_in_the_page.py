@@ -44,7 +44,7 @@ OVERLAPPING = '''def merge(tok, pair, new):
             out.append(t)
     return tuple(out)
 '''
-BOOKS = "from bpe.train import merge\n"
+BOOKS = "from bpe.trainer import merge\n"
 QUICK = [ex.name for ex in EXERCISES if ex.name != "gpt2_ids"]  # gpt2_ids loads GPT-2
 FIRST_CHECK = 2.0  # seconds: what the issue allows a Check once Python has started
 

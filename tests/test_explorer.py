@@ -18,7 +18,7 @@ import bpe
 from bpe.book.display import trace_encode
 from bpe.book.widget import explorer_html
 from bpe.interop.unicode import DIFFERENCES, find_as_tiktoken
-from bpe.pretokenize import finder
+from bpe.pretokenizer import finder
 
 CORPORA = {
     "toy": (Path(__file__).resolve().parents[1] / "data" / "toy_corpus.txt").read_text(

@@ -19,7 +19,7 @@ from bpe.interop.openai import get_encoding
 from bpe.scale.cli import main
 from bpe.scale.pipeline import train_file, train_files, train_iterator
 from bpe.tokenizer import Tokenizer as CoreTokenizer
-from bpe.train import OutOfPairs, lowest_ids
+from bpe.trainer import OutOfPairs, lowest_ids
 
 EOT = "<|endoftext|>"
 words = st.sampled_from(

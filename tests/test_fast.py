@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe
-from bpe.pretokenize import byte_table
+from bpe.pretokenizer import byte_table
 from bpe.scale.compact import SHIFT, compact_merges, merge_in_place
 from bpe.scale.indexed import descending, merge_counting
-from bpe.train import count_pairs, merge, naive_merges
+from bpe.trainer import count_pairs, merge, naive_merges
 
 EOT = "<|endoftext|>"
 METHODS = ["naive", "scan", "heap"]
@@ -173,7 +173,7 @@ def test_fast_methods_refuse_options_they_cannot_honour():
 
 
 def test_running_out_of_pairs_warns_and_stops(recwarn):
-    from bpe.train import OutOfPairs
+    from bpe.trainer import OutOfPairs
 
     for method in METHODS:
         with pytest.warns(OutOfPairs, match="after 1 of"):

@@ -2,6 +2,8 @@
 nothing needs the book's layer."""
 
 import ast
+import inspect
+import pkgutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +15,7 @@ from bpe.scale.pipeline import train_file
 
 PACKAGE = Path(bpe.__file__).resolve().parent
 # what the book teaches
-CORE = ["pretokenize.py", "train.py", "tokenizer.py", "files.py"]
+CORE = ["pretokenizer.py", "trainer.py", "tokenizer.py", "files.py"]
 CORE_MODULES = {f"bpe.{name[:-3]}" for name in CORE}
 LAYERS = {"scale", "interop", "disk", "book"}
 
@@ -75,7 +77,9 @@ def test_no_import_cycles():
 def test_the_graph_holds_every_module():
     edges = graph()
     assert CORE_MODULES <= set(edges)
-    assert {"bpe.scale.tokenizer", "bpe.disk.atomic", "bpe.book.show"} <= set(edges)
+    assert {"bpe.scale.tokenizer", "bpe.disk.atomic", "bpe.book.show_source"} <= set(
+        edges
+    )
 
 
 def test_nothing_outside_the_book_imports_it():
@@ -141,8 +145,18 @@ def test_bpe_gives_the_core_names_and_the_fast_train_and_tokenizer():
     assert bpe.Tokenizer is tokenizer.Tokenizer and bpe.train is training.train
     assert issubclass(bpe.Tokenizer, sys.modules["bpe.tokenizer"].Tokenizer)
     for name in set(bpe.__all__) - {"Tokenizer", "train"}:
-        module = getattr(getattr(bpe, name), "__module__", "bpe.pretokenize")
+        module = getattr(getattr(bpe, name), "__module__", "bpe.pretokenizer")
         assert module in CORE_MODULES, name
+
+
+def test_no_public_name_of_bpe_hides_a_module():
+    # ``import bpe; bpe.trainer.naive_merges`` must reach the module: a function
+    # of the same name as a module would stand in its place.
+    modules = {m.name for m in pkgutil.iter_modules(bpe.__path__)}
+    assert {"pretokenizer", "trainer", "tokenizer", "files"} <= modules
+    for name in modules & set(dir(bpe)):
+        assert inspect.ismodule(getattr(bpe, name)), name
+    assert not modules & set(bpe.__all__)
 
 
 def test_train_file_checks_its_arguments_once_and_well(tmp_path, monkeypatch):
@@ -155,9 +169,7 @@ def test_train_file_checks_its_arguments_once_and_well(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="positive integer"):
         train_file(path, 270, workers=-3)
     calls = []
-    original = sys.modules[
-        "bpe.pretokenize"
-    ].check_specials  # bpe.pretokenize is the function
+    original = bpe.pretokenizer.check_specials
     for module in [m for name, m in sys.modules.items() if name.startswith("bpe")]:
         if getattr(module, "check_specials", None) is original:
             monkeypatch.setattr(

@@ -19,7 +19,7 @@ import regex
 import bpe
 from bpe.book.live import classify, marks
 from bpe.tokenizer import Tokenizer as CoreTokenizer
-from bpe.train import train as core_train
+from bpe.trainer import train as core_train
 
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(
@@ -99,7 +99,7 @@ TOY = """
 import json, os
 import bpe
 from bpe.tokenizer import Tokenizer as CoreTokenizer
-from bpe.train import train as core_train
+from bpe.trainer import train as core_train
 job = json.loads(job_input)
 corpus = open("../data/toy_corpus.txt", encoding="utf-8").read()
 vocab, merges = bpe.train(corpus, 265, specials=[bpe.ENDOFTEXT])

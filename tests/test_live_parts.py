@@ -13,7 +13,15 @@ from pathlib import Path
 import pytest
 
 from bpe.book import playground, site
-from bpe.book.live import absent, archive, cells, classify, marks, page, pages
+from bpe.book.live import (
+    absent,
+    archive,
+    cells,
+    classify,
+    marks,
+    page,
+    sphinx_extension,
+)
 
 
 def run(source, namespace=None):
@@ -331,7 +339,7 @@ def test_the_pages_data_carries_hidden_sources_and_reasons(tmp_path):
     notebook["cells"][2]["metadata"][classify.REASON_KEY] = "it needs pandas"
     path = tmp_path / "00_x.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
-    assert pages.cells_of(path) == [
+    assert sphinx_extension.cells_of(path) == [
         {"index": 0, "live": True, "hidden": True, "source": "x = 1"},
         {"index": 1, "live": True, "hidden": False},
         {"index": 2, "live": False, "hidden": False, "reason": "it needs pandas"},
@@ -350,7 +358,7 @@ def test_the_archive_holds_the_package_the_stand_in_and_the_toy_corpus():
     assert names == sorted(names)
     assert {
         "lib/bpe/__init__.py",
-        "lib/bpe/pretokenize.py",
+        "lib/bpe/pretokenizer.py",
         "lib/bpe/book/live/page.py",
     } <= set(names)
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
@@ -366,7 +374,7 @@ def test_the_pages_scripts_are_the_sites_files_served_once(tmp_path, monkeypatch
     config = site.load_config(archive.ROOT / "_config.yml")
     assert "book/static" in config["sphinx"]["config"]["html_static_path"]
     worker = ("live/worker.js", "live/python_home.mjs")  # what live.js's worker loads
-    for name in (*pages.SCRIPTS, *pages.STYLES, *worker):
+    for name in (*sphinx_extension.SCRIPTS, *sphinx_extension.STYLES, *worker):
         assert (static / name).is_file(), name
     monkeypatch.setattr(archive, "served", dict)  # the data files: not this test's
     written = {p.relative_to(tmp_path).as_posix() for p in archive.write(tmp_path)}
@@ -385,7 +393,7 @@ def test_the_console_setup_is_shown_and_runs(toy_corpus, monkeypatch):
 
 
 def test_every_figure_links_its_own_image_once():
-    from bpe.book.live.pages import link_figures
+    from bpe.book.live.sphinx_extension import link_figures
 
     body = (
         '<p>x</p><img alt="a" src="../_images/a.png" />'

@@ -24,11 +24,11 @@ import regex
 import bpe
 from bpe.interop.openai import get_encoding
 from bpe.interop.unicode import NEWER
-from bpe.pretokenize import PAT, count_strings, finder
+from bpe.pretokenizer import PAT, count_strings, finder
 from bpe.scale.ascii_pattern import fast_finder
 from bpe.scale.word_counts import count_by_words
 from bpe.tokenizer import Tokenizer as CoreTokenizer
-from bpe.train import train as core_train
+from bpe.trainer import train as core_train
 
 GROUP = 48  # code points to a text
 EVERY_POINT = [c for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF]

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe
-from bpe.pretokenize import byte_table
+from bpe.pretokenizer import byte_table
 from bpe.scale import cuts, sources
 from bpe.scale.pipeline import pretokenize_file, train_file
 
@@ -189,7 +189,7 @@ def test_train_file_equals_train(tmp_path):
 
 
 def test_train_file_stops_cleanly(tmp_path):
-    from bpe.train import OutOfPairs
+    from bpe.trainer import OutOfPairs
 
     path = write(tmp_path, "ab ab" + EOT)
     with pytest.warns(OutOfPairs):

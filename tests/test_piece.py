@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe
-from bpe.pretokenize import pretokens
+from bpe.pretokenizer import pretokens
 from bpe.scale.piece import LONGEST_CACHED, PieceCache, PieceEncoder
 
 

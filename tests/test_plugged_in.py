@@ -1,6 +1,6 @@
 """What ``import bpe`` plugs into the core gives the core's answers.
 
-``bpe.train`` and ``bpe.Tokenizer`` (``scale/``) against ``bpe.train.train`` and
+``bpe.train`` and ``bpe.Tokenizer`` (``scale/``) against ``bpe.trainer.train`` and
 ``bpe.tokenizer.Tokenizer`` (the core): the same merges, the same ids, the same
 files, on any text (both read Unicode as ``regex`` does; test_one_view.py walks
 every code point). Only lone surrogates are left out: UTF-8 cannot encode them, and
@@ -18,8 +18,8 @@ from bpe.interop.unicode import NEWER
 from bpe.scale.compact import compact_merges
 from bpe.scale.indexed import indexed_merges
 from bpe.tokenizer import Tokenizer as CoreTokenizer
-from bpe.train import lowest_ids, naive_merges
-from bpe.train import train as core_train
+from bpe.trainer import lowest_ids, naive_merges
+from bpe.trainer import train as core_train
 
 EOT = "<|endoftext|>"
 words = st.sampled_from(

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe
-from bpe.pretokenize import pretokens
+from bpe.pretokenizer import pretokens
 
 
 def test_toy_table_has_eight_rows_and_nineteen_occurrences(toy_corpus):

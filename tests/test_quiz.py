@@ -12,9 +12,9 @@ from bpe.book.quiz import QUESTIONS, grade, questions
 from bpe.book.toy import ToyBPE
 from bpe.book.utf8 import SURROGATES
 from bpe.files import MERGES_HEADER, bytes_to_unicode
-from bpe.pretokenize import pretokenize, pretokens
+from bpe.pretokenizer import pretokenize, pretokens
 from bpe.tokenizer import Tokenizer, encode_word
-from bpe.train import count_pairs, merge, train
+from bpe.trainer import count_pairs, merge, train
 
 EOT = "<|endoftext|>"
 BY_ID = {q.id: q for q in QUESTIONS}

@@ -192,7 +192,7 @@ sys.modules["regex"] = standin
 spec.loader.exec_module(standin)
 import bpe
 from bpe.tokenizer import Tokenizer as CoreTokenizer
-assert sys.modules["bpe.pretokenize"].regex is standin
+assert sys.modules["bpe.pretokenizer"].regex is standin
 fast = bpe.Tokenizer.load(sys.argv[2])
 core = CoreTokenizer.load(sys.argv[2])
 for line in sys.stdin:

@@ -17,8 +17,8 @@ else:
     import pandas  # loaded, in case a table drew itself differently beside it
 from bpe.book import ledger
 from bpe.book.display import count_table, merge_table
-from bpe.pretokenize import pretokenize
-from bpe.train import count_pairs
+from bpe.pretokenizer import pretokenize
+from bpe.trainer import count_pairs
 
 text = open("data/toy_corpus.txt", encoding="utf-8").read()
 tables = [

@@ -105,7 +105,7 @@ def test_the_longest_special_wins_in_encode_and_train(listed):
     """Where two specials start at one place, the longer is the token, whatever the
     order they were given in (encode sorts them its own way before splitting)."""
     from bpe.tokenizer import Tokenizer as CoreTokenizer
-    from bpe.train import train as core_train
+    from bpe.trainer import train as core_train
 
     text = "ab<|e|><|e|>ab<|e|>ab"
     assert bpe.split_special(text, listed) == [

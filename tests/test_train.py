@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import bpe
-from bpe.train import count_pairs, merge
+from bpe.trainer import count_pairs, merge
 
 EOT = "<|endoftext|>"
 

@@ -6,7 +6,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe.pretokenize import PAT, count_strings
+from bpe.pretokenizer import PAT, count_strings
 from bpe.scale import word_counts
 from bpe.scale.word_counts import count_by_words
 

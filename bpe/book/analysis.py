@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..train import Pair, vocab_from_merges
+from ..trainer import Pair, vocab_from_merges
 
 if TYPE_CHECKING:
     from ..tokenizer import Tokenizer

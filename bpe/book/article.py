@@ -15,12 +15,12 @@ from typing import Any
 
 from ..files import PathLike
 from ..interop.openai import COMPARED, get_encoding
-from ..pretokenize import ENDOFTEXT as EOT
-from ..pretokenize import PAT
+from ..pretokenizer import ENDOFTEXT as EOT
+from ..pretokenizer import PAT
 from ..scale.pipeline import train_file
 from ..scale.tokenizer import Tokenizer
 from ..scale.training import train
-from ..train import Pair
+from ..trainer import Pair
 from . import analysis, ledger
 from .display import show_token
 

@@ -1,7 +1,7 @@
 // Byte-level BPE in the browser: the one JavaScript implementation the book's pages share.
 //
 // The merge explorer (explorer.js) trains with it and the token playground
-// (playground.js) encodes with it. It follows bpe/pretokenize.py and bpe/tokenizer.py:
+// (playground.js) encodes with it. It follows bpe/pretokenizer.py and bpe/tokenizer.py:
 // a pre-tokenizer pattern (GPT-2's by default; each shipped vocabulary brings its own,
 // rewritten for JavaScript by bpe/book/jspattern.py), pieces as UTF-8 bytes, and
 // encoding by rank. A token is a "byte string": a JS string whose characters are the
@@ -9,7 +9,7 @@
 // bytes. tests/test_explorer.py and tests/test_playground.py run it under Node
 // against the package and tiktoken.
 var BPE = (typeof BPE !== "undefined" && BPE) || (() => {
-  // GPT-2's pattern, as bpe/pretokenize.py writes it (\p{White_Space} is what Python's
+  // GPT-2's pattern, as bpe/pretokenizer.py writes it (\p{White_Space} is what Python's
   // `regex` and Rust mean by \s; JavaScript's \s also takes U+FEFF).
   const GPT2_PATTERN = "'(?:[sdmt]|ll|ve|re)| ?\\p{L}+| ?\\p{N}+| ?[^\\p{White_Space}\\p{L}\\p{N}]+" +
     "|\\p{White_Space}+(?!\\P{White_Space})|\\p{White_Space}+";

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..disk.atomic import write_atomically
 from ..files import PathLike
 from ..interop.openai import get_encoding
-from ..pretokenize import ENDOFTEXT as EOT
+from ..pretokenizer import ENDOFTEXT as EOT
 from . import data
 
 HELDOUT = 200

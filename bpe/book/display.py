@@ -14,9 +14,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
-from ..pretokenize import to_bytes
+from ..pretokenizer import to_bytes
 from ..tokenizer import Tokenizer, encode_word
-from ..train import Pair, train
+from ..trainer import Pair, train
 from .table import Table
 
 K = TypeVar("K")  # by_count's keys: anything sortable

@@ -1,7 +1,7 @@
 // The merge explorer: the book's BPE trainer, in the browser, one merge at a time.
 //
 // The shared core (bpe.js: the pattern, byte strings, how a token is shown, encoding)
-// comes first in the page; this file adds training by the rules of bpe/train.py:
+// comes first in the page; this file adds training by the rules of bpe/trainer.py:
 // counts over the pre-token table, ties to the lexicographically greater pair of byte
 // strings (bpe.greater_pair) or to the pair of smaller ids (bpe.lowest_ids), and
 // left-to-right merging without overlap. tests/test_explorer.py runs `train` under
@@ -20,7 +20,7 @@ var BPE_EXPLORER = (() => {
 
   // The pre-token table: [{ids: [token ids], count, first}], in order of first
   // appearance; a token's id is its byte for now. pretokenizer "none" keeps each chunk
-  // whole; special tokens are cut out and take no part, as in bpe.pretokenize.
+  // whole; special tokens are cut out and take no part, as in bpe.pretokenizer.
   function pretokenize(text, { pretokenizer = "gpt2", specials = [] } = {}) {
     const pattern = pretokenizer === "none" ? null : PAT;
     const splitter = BPE.specialSplitter(Object.fromEntries(specials.map((s) => [s, 0])));

@@ -19,12 +19,13 @@ cross-checks (tests/test_playground.py) confirm the ids on real and generated te
 
 from __future__ import annotations
 
+from ..scale.pattern_atoms import Atom, atoms
+
 # What Rust's case-insensitive matching adds to an ASCII letter beyond its other
 # case: simple case folding maps U+017F LATIN SMALL LETTER LONG S to "s" and
 # U+212A KELVIN SIGN to "k" (measured against tiktoken in tests/test_jspattern.py).
 CASE_FOLDS = {"s": "\u017f", "k": "\u212a"}
-ESCAPES = {"s": r"\p{White_Space}", "S": r"\P{White_Space}"}
-QUANTIFIER_ENDS = "?*+}"
+ESCAPES = {r"\s": r"\p{White_Space}", r"\S": r"\P{White_Space}"}
 
 
 def cases(letter: str) -> str:
@@ -38,86 +39,80 @@ def js_pattern(pattern: str) -> str:
     >>> js_pattern(r"(?i:'s)|\\s++$")
     "(?:'[sSſ])|\\\\p{White_Space}+$"
     """
-    out: list[str] = []
-    groups: list[bool] = []  # for each open group: is it case-insensitive?
-    in_class = False
-    after_quantifier = False  # did the last item end with a quantifier?
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        insensitive = bool(groups) and groups[-1]
-        if c == "\\":
-            if i + 1 >= len(pattern):
-                raise ValueError(f"pattern ends in a lone backslash: {pattern!r}")
-            e = pattern[i + 1]
-            if e in "pP":
-                end = pattern.index("}", i) + 1
-                out.append(pattern[i:end])
-                i = end
-            else:
-                if e.isalpha() and e not in ESCAPES and e not in "rnt":
-                    raise ValueError(f"unsupported escape \\{e} in {pattern!r}")
-                out.append(ESCAPES.get(e, pattern[i : i + 2]))
-                i += 2
-            after_quantifier = False
-            continue
-        if in_class:
-            if c == "]":
-                in_class = False
-                out.append(c)
-            else:
-                out.append(
-                    cases(c) if insensitive and c.isascii() and c.isalpha() else c
-                )
-            i += 1
-            continue
-        if c == "[":
-            in_class = True
-            out.append(c)
-            if pattern.startswith("^", i + 1):
-                out.append("^")
-                i += 1
-            after_quantifier = False
-        elif c == "(":
-            if pattern.startswith("(?i:", i):
-                groups.append(True)
-                out.append("(?:")
-                i += 4
-                after_quantifier = False
-                continue
-            if pattern.startswith("(?", i) and not pattern.startswith(
-                ("(?:", "(?!", "(?="), i
-            ):
-                raise ValueError(f"unsupported group at {i} in {pattern!r}")
-            groups.append(insensitive)
-            out.append(c)
-            after_quantifier = False
-        elif c == ")":
-            if not groups:
-                raise ValueError(f"unbalanced ')' at {i} in {pattern!r}")
-            groups.pop()
-            out.append(c)
-            after_quantifier = False
-        elif c == "+" and after_quantifier:
-            after_quantifier = False  # possessive: see the module's docstring
-        elif c in QUANTIFIER_ENDS:
-            out.append(c)
-            after_quantifier = True
-        elif c == "{":
-            end = pattern.index("}", i)
-            out.append(pattern[i:end])
-            i = end  # the "}" is handled above, as a quantifier's end
-            continue
-        elif insensitive and c.isascii() and c.isalpha():
-            out.append(f"[{cases(c)}]")
-            after_quantifier = False
-        else:
-            out.append(c)
-            after_quantifier = False
-        i += 1
-    if in_class or groups:
+    rewrite = JsRewrite(pattern)
+    for atom in atoms(pattern):
+        rewrite.out.append(rewrite.atom(atom))
+    if rewrite.in_set or rewrite.groups:
         raise ValueError(f"unterminated class or group in {pattern!r}")
-    return "".join(out)
+    return "".join(rewrite.out)
+
+
+# What JavaScript reads as Python's ``regex`` does; "(?i:" becomes "(?:" with its
+# letters spelled out in both cases, and any other group is refused.
+GROUPS = ("(", "(?:", "(?!", "(?=", "(?i:")
+
+
+class JsRewrite:
+    """The state of one rewrite: what is written, the open groups, the last atom."""
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self.out: list[str] = []
+        self.groups: list[bool] = []  # for each open group: is it case-insensitive?
+        self.in_set = False
+        self.after_quantifier = False  # did the last atom end with a quantifier?
+
+    def atom(self, atom: Atom) -> str:
+        """What JavaScript gets for one atom of the pattern."""
+        insensitive = bool(self.groups) and self.groups[-1]
+        quantified, self.after_quantifier = self.after_quantifier, False
+        if atom.kind in ("set", "end"):
+            self.in_set = atom.kind == "set"
+            return atom.text
+        if atom.kind in ("class", "escape"):
+            return self.escape(atom.text)
+        if atom.kind == "group":
+            return self.open_group(atom, insensitive)
+        if atom.kind == "close":
+            if not self.groups:
+                raise ValueError(f"unbalanced ')' at {atom.start} in {self.pattern!r}")
+            self.groups.pop()
+            return atom.text
+        if atom.kind == "quantifier":
+            self.after_quantifier = not (quantified and atom.text == "+")
+            return "" if quantified and atom.text == "+" else atom.text  # possessive
+        return spelled(atom.text, insensitive, self.in_set)
+
+    def escape(self, text: str) -> str:
+        """An escape, with \\s and \\S as Rust reads them; unknown letters refused."""
+        if text[1] in "pP" and not text.startswith(
+            "{", 2
+        ):  # \\pL: \\p{L} in JavaScript
+            return f"{text[:2]}{{{text[2:]}}}"
+        if text in ESCAPES or text[1] in "pP":
+            return ESCAPES.get(text, text)
+        if text[1].isalpha() and text[1] not in "rnt":
+            raise ValueError(f"unsupported escape {text} in {self.pattern!r}")
+        return text
+
+    def open_group(self, atom: Atom, insensitive: bool) -> str:
+        """A group's opening: "(?i:" becomes a plain group; others kept or refused."""
+        unknown = atom.text == "(" and self.pattern.startswith("(?", atom.start)
+        if atom.text not in GROUPS or unknown:
+            raise ValueError(f"unsupported group at {atom.start} in {self.pattern!r}")
+        self.groups.append(insensitive or atom.text == "(?i:")
+        return "(?:" if atom.text == "(?i:" else atom.text
+
+
+def spelled(char: str, insensitive: bool, in_set: bool) -> str:
+    """One plain character; a letter in a case-insensitive group, in every case.
+
+    >>> spelled("a", True, False), spelled("a", True, True), spelled("a", False, False)
+    ('[aA]', 'aA', 'a')
+    """
+    if not (insensitive and char.isascii() and char.isalpha()):
+        return char
+    return cases(char) if in_set else f"[{cases(char)}]"
 
 
 def js_changed(rows: list[tuple[int, int, str, str]]) -> list[str]:

@@ -60,7 +60,7 @@ EXCLUDE_DIRS = {
 def included(name: str) -> bool:
     """Whether a repository path belongs in the archive.
 
-    >>> [included(n) for n in ("bpe/train.py", "data/cache/x.txt", "vendor/a.js",
+    >>> [included(n) for n in ("bpe/trainer.py", "data/cache/x.txt", "vendor/a.js",
     ...                         "Makefile", "bpe/__pycache__/t.pyc")]
     [True, False, False, True, False]
     """

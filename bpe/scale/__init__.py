@@ -1,10 +1,21 @@
 """The core's results, fast, on large inputs: ``bpe.train`` and ``bpe.Tokenizer``.
 
-``training`` is ``bpe.train``: pre-tokens counted word by word (``word_counts``)
-and merges learned by the indexed trainer with a heap (``indexed``). ``tokenizer``
-is ``bpe.Tokenizer``: the ASCII fast path (``ascii_pattern``), pieces encoded on
-integer ids (``piece``), ``encode_batch`` over helper processes (``batch``),
-streams (``stream``). ``pipeline`` trains on files, shards, iterators and Dask,
-from parts (``sources``) cut at safe places (``cuts``); ``pool`` is the one way
-work is shared between processes; ``cli`` is the ``bpe`` command.
+Training (the core's own trainer is ``bpe.trainer``, the reference for these):
+
+- ``training`` is ``bpe.train``, on a text in memory: pre-tokens counted word by
+  word (``word_counts``), merges learned by the indexed trainer (``indexed``),
+  written compactly with a heap (``compact``), or going on from an existing
+  vocabulary (``extend``);
+- ``pipeline`` trains on files, shards, iterators and Dask: it counts parts
+  (``sources``) cut at safe places (``cuts``) in parallel, then learns as
+  ``training`` does.
+
+Encoding: ``tokenizer`` is ``bpe.Tokenizer``, with the ASCII fast path
+(``ascii_pattern``), pieces encoded on integer ids (``piece``), ``encode_batch``
+over helper processes (``batch``) and streams (``stream``).
+
+Both: ``pool`` is the one way work is shared between processes; ``cli`` is the
+``bpe`` command; ``pattern_atoms`` cuts a pre-tokenizer pattern into atoms for the
+rewriters that translate it (the ASCII fast path here, the JavaScript pattern in
+``bpe.book.jspattern``, the regex stand-in of ``bpe.book.live``).
 """

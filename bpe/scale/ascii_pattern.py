@@ -1,6 +1,6 @@
 """A pattern for pure-ASCII text, run by Python's own ``re``: the same pieces, faster.
 
-``fast_finder`` is ``pretokenize.finder`` made faster: most text is ASCII, and
+``fast_finder`` is ``pretokenizer.finder`` made faster: most text is ASCII, and
 ``re`` runs such a pattern about twice as fast as ``regex`` runs the original; the
 rest is cut by ``regex``, as the core cuts it, or, for a tokenizer that must give
 tiktoken's ids, as tiktoken cuts it (``interop/unicode.py``).
@@ -18,10 +18,8 @@ from collections.abc import Callable
 import regex
 
 from ..interop.unicode import tiktoken_view
-from ..pretokenize import PAT, whole
-
-# \p{Name}, \P{Name}, \pL, \PL and the shorthand classes: all that depends on Unicode
-CLASS = re.compile(r"\\[pP](?:\{[^}]*\}|\w)|\\[sSdDwW]")
+from ..pretokenizer import PAT, whole
+from .pattern_atoms import atoms
 
 
 @functools.lru_cache(maxsize=256)
@@ -43,42 +41,33 @@ def ascii_pattern(pattern: str) -> re.Pattern | None:
     >>> fast.pattern[:16], fast.findall("low 42  lower")
     (' ?[ABCDEFGHIJKLM', ['low', ' 42', ' ', ' lower'])
     """
-    out, i, depth = [], 0, 0  # depth: inside a character class or not
-    body_start = 0  # where the current class's members begin in out
-    while i < len(pattern):
-        found = CLASS.match(pattern, i)
-        if found:
-            members = ascii_members(found.group())
-            out.append(members if depth else f"[{members}]" if members else "(?!)")
-            i = found.end()
-            continue
-        ch = pattern[i]
-        if ch == "\\":
-            out.append(pattern[i : i + 2])
-            i += 2
-            continue
-        if ch == "[" and not depth:
-            depth, opening = 1, "[^" if pattern.startswith("[^", i) else "["
-            out.append(opening)
-            i += len(opening)
-            body_start = len(out)
-            if pattern.startswith("]", i):  # a "]" first is a member, not the end
-                out.append("\\]")
-                i += 1
-            continue
-        if ch == "]" and depth:
-            depth = 0
-            if not "".join(out[body_start:]):  # its members were classes with no ASCII
-                negated = out[body_start - 1] == "[^"
-                out[body_start - 1 :] = ["[\\x00-\\x7f]" if negated else "(?!)"]
-                i += 1
-                continue
-        out.append(ch)
-        i += 1
+    out: list[str] = []
+    body_start = 0  # where the current set's members begin in out (0: in no set)
     try:
+        for atom in atoms(pattern):
+            if atom.kind == "class":
+                members = ascii_members(atom.text)
+                out.append(
+                    members if body_start else f"[{members}]" if members else "(?!)"
+                )
+            elif atom.kind == "end" and not "".join(out[body_start:]):
+                out[body_start - 1 :] = [empty_set(out[body_start - 1])]
+            else:
+                out.append(atom.text)
+            if atom.kind in ("set", "end"):
+                body_start = len(out) if atom.kind == "set" else 0
         return re.compile("".join(out))
-    except re.error:  # a construct only regex knows, or an old Python
+    except (re.error, ValueError):  # a construct only regex knows, or an old Python
         return None
+
+
+def empty_set(opening: str) -> str:
+    """A set whose members were all classes with no ASCII member, for ASCII text.
+
+    >>> empty_set("["), empty_set("[^")
+    ('(?!)', '[\\\\x00-\\\\x7f]')
+    """
+    return "[\\x00-\\x7f]" if opening == "[^" else "(?!)"
 
 
 # Before a newline that follows a visible ASCII character, GPT-2's pattern splits the
@@ -134,7 +123,7 @@ def check_view(unicode: str) -> str:
 def fast_finder(
     pattern: str | None, unicode: str = "regex"
 ) -> Callable[[str], list[str]]:
-    """``pretokenize.finder(pattern)``'s pieces, found faster where it can.
+    """``pretokenizer.finder(pattern)``'s pieces, found faster where it can.
 
     Pure-ASCII chunks take the ASCII pattern; the others are cut by ``regex``, the
     core's own finder, or with ``unicode="tiktoken"`` as tiktoken's Unicode tables

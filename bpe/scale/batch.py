@@ -13,7 +13,7 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
-from ..pretokenize import check_text
+from ..pretokenizer import check_text
 from .pool import Helpers
 from .training import check_workers
 

@@ -26,7 +26,7 @@ from itertools import islice
 from pathlib import Path
 from typing import BinaryIO, NoReturn
 
-from ..train import OutOfPairs
+from ..trainer import OutOfPairs
 from .pipeline import train_files
 from .stream import decode_chunks
 from .tokenizer import Tokenizer

@@ -87,21 +87,8 @@ class CompactTable:
         delta.pop(pair, None)
         return self.update_totals(delta)
 
-    def update_totals(self, delta: dict[int, int]) -> dict[int, int]:
-        """Add delta to the totals, dropping pairs at zero; {pair: total before}.
-
-        A pair at zero is in no row: its list of rows goes too.
-        """
-        pairs, where, changed = self.pairs, self.where, {}
-        for p, d in delta.items():
-            if d:
-                before = changed[p] = pairs.get(p, 0)
-                if before + d > 0:
-                    pairs[p] = before + d
-                else:
-                    del pairs[p]
-                    where.pop(p, None)
-        return changed
+    # the same bookkeeping as chapter 08's table, on pair ids
+    update_totals = IndexedTable.update_totals
 
 
 def merge_in_place(
@@ -198,7 +185,7 @@ def compact_merges(
 ) -> tuple[list[tuple[bytes, bytes]], float, float]:
     """Up to n_merges merges from a pre-token table: (merges, pick s, apply s).
 
-    The same merges as ``indexed.indexed_merges`` and ``train.naive_merges``.
+    The same merges as ``indexed.indexed_merges`` and ``trainer.naive_merges``.
     ``table`` and ``taken`` as for ``CompactTable``.
     """
     table = CompactTable(table, taken)

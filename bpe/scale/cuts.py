@@ -1,6 +1,6 @@
 r"""Where text may be cut without changing its pre-tokens, and reading a file in pieces.
 
-``parallel.py`` counts a file's pieces in worker processes and ``stream.py``
+``pipeline.py`` counts a file's pieces in worker processes and ``stream.py``
 encodes a text that arrives in pieces; both cut only where this module allows,
 so their results never depend on where the cuts fall. The same rules serve
 bytes (files) and str (streams). Two kinds of cut are safe:
@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import IO
 
 from ..files import PathLike, decode_utf8
-from ..pretokenize import PAT
+from ..pretokenizer import PAT
 
 BLOCK = 1 << 20  # bytes a worker reads at a time
 Text = str | bytes  # the rules serve both: a file's bytes, a stream's text

@@ -21,9 +21,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..pretokenize import PAT
+from ..pretokenizer import PAT
 from ..tokenizer import Tokenizer
-from ..train import Pair, Table, check_vocab_size, vocab_from_merges
+from ..trainer import Pair, Table, check_vocab_size, vocab_from_merges
 from .piece import PieceEncoder
 
 REPLAY_BATCH = 1 << 16  # pre-tokens encoded together when the start is replayed

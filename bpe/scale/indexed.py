@@ -1,6 +1,6 @@
 """The indexed trainer: the naive trainer's merges, without recounting everything.
 
-``train.naive_merges`` recounts every pair of the whole table for each merge.
+``trainer.naive_merges`` recounts every pair of the whole table for each merge.
 Here pair totals and an index of the rows that hold each pair are built once; a
 merge visits only the rows holding its pair and updates the totals in place. The
 best pair is found either by a scan over all totals or with a lazy-deletion heap.
@@ -79,8 +79,11 @@ class IndexedTable:
         return self.update_totals(delta)
 
     def update_totals(self, delta: dict[Pair, int]) -> dict[Pair, int]:
-        """Add delta to the totals, dropping pairs at zero; {pair: total before}."""
-        pairs, changed = self.pairs, {}
+        """Add delta to the totals, dropping pairs at zero; {pair: total before}.
+
+        A pair at zero is in no row: its list of rows goes too.
+        """
+        pairs, where, changed = self.pairs, self.where, {}
         for p, d in delta.items():
             if d:
                 before = changed[p] = pairs.get(p, 0)
@@ -88,6 +91,7 @@ class IndexedTable:
                     pairs[p] = before + d
                 else:
                     del pairs[p]
+                    where.pop(p, None)
         return changed
 
 

@@ -1,5 +1,9 @@
 """Training on the data people have: files, shards, streams of documents, Dask.
 
+One of three homes of training: ``bpe.trainer`` is the core's (what the book
+teaches), ``training`` is ``bpe.train`` on a text in memory, and this module counts
+pre-tokens from files and streams in parallel, then learns as ``training`` does.
+
 ``train_files`` takes paths, globs or ``fsspec`` URLs of plain text or Parquet.
 Each file is cut into parts (``sources.py``) that helper processes
 (``pool.py``), or Dask tasks given a ``dask.distributed`` client, count where
@@ -22,8 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..files import PathLike
-from ..pretokenize import PAT, byte_table, check_specials, check_text
-from ..train import Pair, warn_out_of_pairs
+from ..pretokenizer import PAT, byte_table, check_specials, check_text
+from ..trainer import Pair, warn_out_of_pairs
 from .cuts import warn_read_whole
 from .extend import extended
 from .pool import Helpers, own_peak_bytes

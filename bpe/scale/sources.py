@@ -18,7 +18,7 @@ from collections.abc import Iterable
 import fsspec
 
 from ..files import PathLike
-from ..pretokenize import PAT
+from ..pretokenizer import PAT
 from .cuts import BLOCK, Opener, blocks, boundaries
 from .word_counts import count_by_words
 

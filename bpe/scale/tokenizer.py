@@ -26,8 +26,8 @@ from typing import Any
 
 from .. import tokenizer as core
 from ..files import PathLike
-from ..pretokenize import PAT
-from ..train import Pair
+from ..pretokenizer import PAT
+from ..trainer import Pair
 from .ascii_pattern import check_view, fast_finder
 from .piece import PieceCache, PieceEncoder
 

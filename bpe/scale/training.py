@@ -1,6 +1,10 @@
-"""``bpe.train``: the core's ``train`` with its faster parts plugged in.
+"""``bpe.train``: the core's ``train``, faster parts plugged in, on a text in memory.
 
-The same arguments and the same merges as ``train.train`` (the tests compare
+One of three homes of training: ``bpe.trainer`` is the core's (what the book
+teaches, the reference), this module is the fast one that ``import bpe`` gives,
+and ``pipeline`` feeds it counts taken from files, shards and streams.
+
+The same arguments and the same merges as ``trainer.train`` (the tests compare
 them), found faster: pre-tokens are counted word by word (``word_counts.py``)
 and the merges are learned by the indexed trainer with a heap (``indexed.py``,
 written compactly in ``compact.py``), which picks what the naive loop picks,
@@ -18,8 +22,8 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from ..pretokenize import PAT, byte_table, check_specials, check_text
-from ..train import (
+from ..pretokenizer import PAT, byte_table, check_specials, check_text
+from ..trainer import (
     Pair,
     Table,
     greater_pair,
@@ -159,7 +163,7 @@ def train(
     method: str | None = None,
     start: Any = None,
 ) -> tuple[dict[int, bytes], list[Pair]]:
-    """``train.train``'s (vocab, merges), learned faster; see the module's notes.
+    """``trainer.train``'s (vocab, merges), learned faster; see the module's notes.
 
     ``start``, a Tokenizer or a list of merges, is where training begins: the
     merges returned begin with its merges. A Tokenizer's ids stay as they are, the

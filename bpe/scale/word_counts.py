@@ -1,6 +1,6 @@
 """Counting GPT-2's pre-tokens word by word: each distinct word meets the regex once.
 
-``pretokenize.count_strings`` runs the pattern over all the text. But a corpus is
+``pretokenizer.count_strings`` runs the pattern over all the text. But a corpus is
 mostly the same words again and again, and GPT-2's pattern never lets
 a piece run across a single space that has a visible character on one side: the
 space starts the next piece (" ?\\p{L}+" and its neighbours) and no piece before it
@@ -20,7 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from ..pretokenize import PAT, special_splitter
+from ..pretokenizer import PAT, count_strings, special_splitter
 from .ascii_pattern import fast_finder
 
 # A space with whitespace on both sides, the end of the chunk counting as whitespace
@@ -46,7 +46,7 @@ def count_by_words(
     counts = Counter()
     if pattern != PAT:
         for text in texts:
-            counts.update(plain_counts(text, specials, pattern))
+            counts.update(count_strings(text, specials, pattern, fast_finder(pattern)))
         return counts
     words, first_words, read = Counter(), Counter(), 0
     split = special_splitter(specials).split if specials else None
@@ -81,12 +81,3 @@ def add_pieces(counts: Counter, words: Counter, first_words: Counter) -> None:
                 counts[piece] += first
     words.clear()
     first_words.clear()
-
-
-def plain_counts(text: str, specials: tuple[str, ...], pattern: str | None) -> Counter:
-    """``pretokenize.count_strings``, with ``fast_finder``'s pieces."""
-    counts, find = Counter(), fast_finder(pattern)
-    for chunk in special_splitter(specials).split(text) if specials else [text]:
-        if chunk not in specials:
-            counts.update(find(chunk))
-    return counts

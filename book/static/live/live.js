@@ -1,9 +1,10 @@
-// The book's cells, run on the page. pages.py puts a JSON document in #bpe-live-data:
-// which cells have a Run button, the hidden cells they need, and why the others have
-// none. This script adds the buttons, makes those cells editable, and runs them in the
-// page's Python (worker.js, started on the first Run and never before). The cells above
-// a cell run first, as in a notebook; its output appears under it, in an element
-// marked data-live-output. On the console page (book/console.md) it runs the console.
+// The book's cells, run on the page. sphinx_extension.py puts a JSON document in
+// #bpe-live-data: which cells have a Run button, the hidden cells they need, and why
+// the others have none. This script adds the buttons, makes those cells editable, and
+// runs them in the page's Python (worker.js, started on the first Run and never
+// before). The cells above a cell run first, as in a notebook; its output appears under
+// it, in an element marked data-live-output. On the console page (book/console.md) it
+// runs the console.
 (() => {
   "use strict";
   const dataNode = document.getElementById("bpe-live-data");

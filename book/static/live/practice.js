@@ -1,6 +1,6 @@
 // Learn by doing, on the page: the chapters' exercises and quizzes (live.js runs first).
 //
-// An exercise is a notebook cell tagged `exercise` (pages.py lists them in
+// An exercise is a notebook cell tagged `exercise` (sphinx_extension.py lists them in
 // #bpe-live-data): its code becomes an editable box with Check and Reset. Check runs
 // the reader's code in the page's Python and checks the function it defines with
 // bpe.book.exercises (check_code), the same checks `check` runs in Jupyter; the verdict

@@ -5,7 +5,7 @@ and is checked against the book's own: first on the chapter's examples, then on
 seeded random cases (the same every run). A failing case is shrunk to a small
 one and shown with what was expected, what your function gave, and a hint.
 
->>> from bpe.train import merge
+>>> from bpe.trainer import merge
 >>> check("merge", merge)
 ✓ merge: right on the chapter's 2 example(s) and 200 random cases
 True

@@ -12,15 +12,16 @@ import random
 import re
 from collections.abc import Iterable
 
-from ...pretokenize import split_special, to_bytes
+from ...pretokenizer import split_special, to_bytes
 from ...tokenizer import Tokenizer
 from ...tokenizer import encode_word as book_encode_word
-from ...train import Pair, merge
+from ...trainer import Pair, merge
 from .inputs import (
     LETTERS,
     PIECES,
     SPECIALS,
     WORDS,
+    Tokens,
     crossing_tokenizer,
     random_rank,
     random_specials,
@@ -30,7 +31,6 @@ from .inputs import (
 )
 from .runner import Exercise, Wrong
 
-Tokens = tuple[bytes, ...]
 Vocab = dict[int, bytes]
 
 

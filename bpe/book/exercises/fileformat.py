@@ -18,7 +18,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from ...files import MERGES_HEADER, bytes_to_unicode, file_texts, parse_merges
-from ...train import Pair, vocab_from_merges
+from ...trainer import Pair, vocab_from_merges
 from .codec import ENCODE
 from .inputs import gpt2_files, random_merges, random_text, toy_corpus
 from .runner import Exercise, Wrong

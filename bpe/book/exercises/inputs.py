@@ -32,6 +32,7 @@ LETTERS = (b"a", b"b", b"c")  # one-byte tokens of the tiny alphabet
 WORDS = ("low", " low", "er", " newest", "est", "w ", " wid")  # the toy corpus's
 TOKENS = (*LETTERS, b"ab")  # and one longer token, so that b"ab" != (b"a", b"b")
 TOY_CORPUS = "toy_corpus.txt"  # the article's small corpus, in data/
+Tokens = tuple[bytes, ...]  # a pre-token as the chapters hold it: its tokens' bytes
 
 
 def random_text(rng: random.Random, pieces: int = 6) -> str:
@@ -100,7 +101,7 @@ def toy_corpus() -> str:
 @functools.lru_cache(maxsize=1)
 def toy_tokenizer() -> tuple[dict[int, bytes], list, list[str]]:
     """(vocab, merges, specials) of chapters 05-07's toy: 265 ids, <|endoftext|>."""
-    from ...train import train
+    from ...trainer import train
 
     specials = ["<|endoftext|>"]
     vocab, merges = train(toy_corpus(), 265, specials)
@@ -110,7 +111,7 @@ def toy_tokenizer() -> tuple[dict[int, bytes], list, list[str]]:
 @functools.lru_cache(maxsize=1)
 def crossing_tokenizer() -> tuple[dict[int, bytes], list, list[str]]:
     """A toy tokenizer trained with no pre-tokenizer: its merges cross words."""
-    from ...train import train
+    from ...trainer import train
 
     specials = ["<|endoftext|>"]
     vocab, merges = train(toy_corpus(), 280, specials, pattern=None)

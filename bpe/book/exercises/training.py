@@ -11,13 +11,14 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from ...pretokenize import PAT, count_strings, pretokenize, split_special, to_bytes
-from ...train import count_pairs, greater_pair, lowest_ids, merge
-from ...train import train as book_train
+from ...pretokenizer import PAT, count_strings, pretokenize, split_special, to_bytes
+from ...trainer import Pair, count_pairs, greater_pair, lowest_ids, merge
+from ...trainer import train as book_train
 from ..utf8 import describe
 from .inputs import (
     LETTERS,
     TOKENS,
+    Tokens,
     random_specials,
     random_table,
     random_text,
@@ -26,8 +27,6 @@ from .inputs import (
 )
 from .runner import Exercise, Wrong
 
-Tokens = tuple[bytes, ...]
-Pair = tuple[bytes, bytes]
 Trained = tuple[dict[int, bytes], list[Pair]]
 # UTF-8's edges: the last code point of each length and the first of the next.
 UTF8_EDGES = (0, 0x7F, 0x80, 0x7FF, 0x800, 0xFFFF, 0x10000, 0x10FFFF)

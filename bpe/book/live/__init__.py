@@ -7,16 +7,18 @@ Python:
 ``regex_standin`` (the few ``regex`` calls the core makes, built on ``re``; it is
 ``regex`` in the browser), ``absent`` (the book's other third-party modules, which
 the page lacks: importing one works, using it says so), ``cells`` (running a cell as
-Jupyter would and collecting its output, a table as HTML), ``page`` (the page's
-session: set-up, one namespace, the console, and where the site's files are),
+Jupyter would and collecting its output, a table as HTML), ``page`` (the Python
+that runs inside the page, in Pyodide: the session's set-up, one namespace, the
+console, and where the site's files are),
 ``archive`` (the package and the toy corpus as one zip file, and beside it the
 files a cell may read from the site: the data registry's files, copied from
 ``BPE_DATA_MIRROR``, and GPT-2's ``encoder.json`` and ``vocab.bpe``; and Pyodide's
 files, for ``make book``), ``classify`` (which cells run in the page and, for the
 others, what stops each one, read from its failure where it stands), ``marks``
 (running that under Node and writing it into the notebooks: ``make live-marks``)
-and ``pages`` (the Sphinx extension that puts the Run buttons and notes on the
-pages, and makes each figure a link to its full-size image).
+and ``sphinx_extension`` (what runs when Sphinx builds the site, never in the
+page: it writes each page's JSON of Run buttons and notes, and makes each figure
+a link to its full-size image).
 
 Two modules outside this package have a path for the page (``sys.platform ==
 "emscripten"``), reading what the site serves through

@@ -47,6 +47,7 @@ from re import (  # noqa: F401  (the names regex has too)
     error,
     purge,
 )
+from typing import Any
 
 UNICODE_VERSION = unicodedata.unidata_version
 LAST = 0x10FFFF
@@ -231,53 +232,59 @@ def translate(pattern: str) -> str:
     >>> translate(r"[^a\p{Zl}]")
     '(?:(?![\\U00010000-\\U0010ffff])[^a\\U00002028]|(?![\\x00-\\uffff])[^a])'
     """
-    out, i = [], 0
-    while i < len(pattern):
-        found = CLASS.match(pattern, i)
-        if found:
-            out.append(either(*class_members(found)))
-            i = found.end()
-        elif pattern[i] == "\\":  # any other escape stays, with what it escapes
-            out.append(pattern[i : i + 2])
-            i += 2
-        elif pattern[i] == "[":
-            text, i = character_class(pattern, i)
-            out.append(text)
-        else:
-            out.append(pattern[i])
-            i += 1
-    return "".join(out)
+    # Imported here, not above: in the page this module is ``regex``, which the
+    # package imports while it starts; by the first call the package is there.
+    from bpe.scale.pattern_atoms import atoms
+
+    out: list[str] = []
+    in_set: list = []  # the atoms of the [...] being read, its opening first
+    try:
+        for atom in atoms(pattern):
+            if in_set or atom.kind == "set":
+                in_set.append(atom)
+                if atom.kind == "end":
+                    out.append(character_class(in_set))
+                    in_set = []
+            else:
+                out.append(spelled(atom) or atom.text)
+    except ValueError as e:  # a lone backslash at the end
+        raise error(str(e)) from None
+    return "".join(out + [a.text for a in in_set])  # an unclosed set: re refuses it
 
 
-def character_class(pattern: str, i: int) -> tuple[str, int]:
-    """The [...] starting at pattern[i], for re, and the index just after it."""
-    start = i
-    negated = pattern.startswith("[^", i)
-    i += 2 if negated else 1
-    bmp, astral, spelled, after_class = [], [], False, False
-    if pattern.startswith("]", i):  # a "]" first is a member, not the end
-        bmp.append("\\]")
-        astral.append("\\]")
-        i += 1
-    while i < len(pattern) and pattern[i] != "]":
-        found = CLASS.match(pattern, i)
+def spelled(atom: Any) -> str:
+    """A class the stand-in spells out, as re can read it; "" for any other atom."""
+    found = spelled_class(atom)
+    return either(*class_members(found)) if found else ""
+
+
+def character_class(items: list) -> str:
+    """One [...] for re, from its atoms: its opening, its members, its closing."""
+    body = items[1:-1]
+    bmp, astral = [], []
+    for k, atom in enumerate(body):
+        found = spelled_class(atom)
         if found:
             low, high = class_members(found)
-            bmp.append(low)
-            astral.append(high)
-            spelled = after_class = True
-            i = found.end()
-            continue
-        item = pattern[i : i + 2] if pattern[i] == "\\" else pattern[i]
-        i += len(item)
-        if item == "-" and (after_class or CLASS.match(pattern, i)):
-            item = "\\-"  # beside a class, "-" stands for itself, not for a range
-        bmp.append(item)
-        astral.append(item)
-        after_class = False
-    if not spelled:  # no Unicode class inside: re reads it as regex does
-        return pattern[start : i + 1], i + 1
-    return either("".join(bmp), "".join(astral), negated), i + 1
+        elif atom.text == "-" and (spells(body, k - 1) or spells(body, k + 1)):
+            low = high = "\\-"  # beside a class, "-" stands for itself, not a range
+        else:
+            low = high = atom.text
+        bmp.append(low)
+        astral.append(high)
+    if not any(spells(body, k) for k in range(len(body))):
+        return "".join(a.text for a in items)  # no Unicode class: re reads it as regex
+    return either("".join(bmp), "".join(astral), items[0].text == "[^")
+
+
+def spells(body: list, k: int) -> bool:
+    """Whether body[k] is a class the stand-in spells out (False off either end)."""
+    return 0 <= k < len(body) and bool(spelled_class(body[k]))
+
+
+def spelled_class(atom: Any) -> re.Match | None:
+    """The stand-in's reading of a class atom, or None."""
+    return CLASS.fullmatch(atom.text) if atom.kind == "class" else None
 
 
 @functools.lru_cache(maxsize=256)

@@ -1,4 +1,8 @@
-"""The trainer: count every pair, merge the most frequent, repeat.
+"""The core's trainer: count every pair, merge the most frequent, repeat.
+
+One of three homes of training, and the one the book teaches: ``bpe.train``
+(``scale/training.py``) learns the same merges faster, and ``scale/pipeline.py``
+trains on files and streams; both are tested against this module.
 
 ``naive_merges`` recounts every pair of the whole pre-token table for each merge:
 simple, plainly correct, and the reference that the faster trainer of
@@ -12,7 +16,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-from .pretokenize import (
+from .pretokenizer import (
     BYTE_TOKENS,
     PAT,
     byte_table,

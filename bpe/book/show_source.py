@@ -57,8 +57,8 @@ class Source:
 def show(*objects: Any) -> Source:
     """Display the source of functions, classes or methods, in this order, in a chapter.
 
-    >>> from bpe.train import merge
+    >>> from bpe.trainer import merge
     >>> print(repr(show(merge)).splitlines()[0])
-    # bpe/train.py: merge
+    # bpe/trainer.py: merge
     """
     return Source(*objects)

@@ -93,9 +93,11 @@ def test_the_site_and_the_chapters_point_at_it():
     served = config["sphinx"]["config"]["html_static_path"]
     assert "_build/generated" in served  # what the Makefile writes it into
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    steps = makefile.split("\ndefine build-site", 1)[1].split("\nendef", 1)[0]
+    assert "-m bpe.book.source_archive _build/generated" in steps
     for target in ("book", "preview"):
         recipe = makefile.split(f"\n{target}:", 1)[1].split("\n\n", 1)[0]
-        assert "-m bpe.book.source_archive _build/generated" in recipe, target
+        assert "$(call build-site," in recipe, target
     assert site.ARCHIVE_URL == f"_static/{source_archive.NAME}"
     assert site.ARCHIVE_URL in site.bootstrap_source("")
     for page in ("book/intro.md", "book/console.md"):

@@ -95,3 +95,19 @@ def node():
     runner = NodeBPE(executable)
     yield runner
     runner.close()
+
+
+@pytest.fixture(scope="session")
+def overlapping_merge():
+    """A plausible wrong answer to the merge exercise, as a reader would type it: it
+    merges every place the pair starts, even where two overlap (a a a -> aa aa)."""
+    return '''def merge(tok, pair, new):
+    """Wrong: every place the pair starts is merged, even where they overlap."""
+    out = []
+    for i, t in enumerate(tok):
+        if tok[i : i + 2] == pair:
+            out.append(new)
+        elif i == 0 or tok[i - 1 : i + 1] != pair:
+            out.append(t)
+    return tuple(out)
+'''

@@ -18,16 +18,6 @@ CHAPTER = "notebooks/04_counting_and_merging.html"
 STARTS = 120_000  # ms: Python's first start, from a cold cache on a busy machine
 STARTER = starter("merge").rstrip("\n")  # as the notebook's cell holds it
 CHECKED = 2.0  # s: what the issue allows a Check once Python has started
-OVERLAPPING = '''def merge(tok, pair, new):
-    """Every place the pair starts is merged, even where two overlap."""
-    out = []
-    for i, t in enumerate(tok):
-        if tok[i : i + 2] == pair:
-            out.append(new)
-        elif i == 0 or tok[i - 1 : i + 1] != pair:
-            out.append(t)
-    return tuple(out)
-'''
 RIGHT = '''def merge(tok, pair, new):
     """tok with every non-overlapping pair, scanned from the left, made one token."""
     out, i = [], 0
@@ -60,7 +50,9 @@ def check_and_wait(page, exercise, code, timeout):
 
 
 @pytest.mark.parametrize("width", (1280, 390))
-def test_an_exercise_fails_then_passes_and_is_kept(browser, site_url, width):
+def test_an_exercise_fails_then_passes_and_is_kept(
+    browser, site_url, width, overlapping_merge
+):
     context = offline_context(browser, site_url, width=width)
     page = context.new_page()
     errors = errors_on(page)
@@ -69,9 +61,9 @@ def test_an_exercise_fails_then_passes_and_is_kept(browser, site_url, width):
     code = exercise.locator("textarea.bpe-exercise-code")
     assert code.input_value() == STARTER
 
-    verdict, _, first = check_and_wait(page, exercise, OVERLAPPING, STARTS)
+    verdict, _, first = check_and_wait(page, exercise, overlapping_merge, STARTS)
     assert verdict.get_attribute("data-verdict") == "fail"
-    expected = check_code("merge", OVERLAPPING)
+    expected = check_code("merge", overlapping_merge)
     shown = verdict.inner_text()
     for part in (expected["case"]["tok"], expected["expected"], expected["actual"]):
         assert part in shown

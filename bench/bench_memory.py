@@ -2,7 +2,7 @@
 
 GPT-2's, cl100k_base's and o200k_base's patterns each train on one file of about 48
 MiB, in a fresh process with one worker (so the peak is that process's own VmHWM,
-see bench/run_one.py), and with no special token: every cut comes from the pattern.
+see bpe/book/peers.py), and with no special token: every cut comes from the pattern.
 The file is the book's TinyStories training text, NTREX-128's English and Vietnamese
 news and Tatoeba's English and Vietnamese sentences, one after another, repeated to
 the size: distinct text is not needed to measure memory. Each pattern reads the file

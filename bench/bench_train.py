@@ -11,7 +11,6 @@ import json
 import multiprocessing
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -20,6 +19,7 @@ import regex
 
 import bpe
 from bpe.book.corpora import tinystories_files
+from bpe.book.peers import train_fresh
 from bpe.scale.pipeline import pretokenize_file
 
 HERE = Path(__file__).resolve().parent
@@ -29,12 +29,7 @@ REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
 
 
 def run(which, path, workers=2):
-    args = [sys.executable, str(HERE / "run_one.py"), which, str(path)]
-    args += [] if which in ("hf", "rust") else [str(workers)]
-    # rustbpe: two threads, as two workers
-    env = {**os.environ, "RAYON_NUM_THREADS": "2"}
-    done = subprocess.run(args, capture_output=True, text=True, check=True, env=env)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return train_fresh(which, path, workers)
 
 
 def repeated(path, times):

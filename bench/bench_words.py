@@ -1,7 +1,7 @@
 """make bench (many words): training where the distinct pre-tokens grow with the text.
 
-Corpora (``word_corpora.py``): made-up words with Zipf frequencies at 10, 40 and
-100 MB, and the stories with NTREX-128 and Tatoeba. On each, this package
+Corpora (``bpe/book/word_corpora.py``): made-up words with Zipf frequencies at 10,
+40 and 100 MB, and the stories with NTREX-128 and Tatoeba. On each, this package
 (``train_file``, 2 workers), rustbpe and Hugging Face tokenizers (2 threads) train a
 10,000-entry vocabulary, each in a fresh process, one after the other. Peak memory is
 each process's RSS high-water mark (ours: the main process; its counting workers'
@@ -18,7 +18,8 @@ import sys
 from pathlib import Path
 
 from bench_train import run
-from word_corpora import mixed_corpus, zipf_corpus
+
+from bpe.book.word_corpora import mixed_corpus, zipf_corpus
 
 OUT = Path(__file__).resolve().parent.parent / "_build" / "bench"
 MIB = 1 << 20
@@ -30,7 +31,11 @@ def corpus(name: str) -> Path:
 
 def baseline(path: Path, folder: str) -> dict:
     """An older checkout's train_file, 2 workers, in a fresh process."""
-    script = [sys.executable, f"{folder}/bench/run_one.py", "heap", str(path), "2"]
+    # an older checkout keeps its runner in bench/, a newer one in bpe/book/peers.py
+    runner = Path(folder, "bench", "run_one.py")
+    if not runner.is_file():
+        runner = Path(folder, "bpe", "book", "peers.py")
+    script = [sys.executable, str(runner), "heap", str(path), "2"]
     env = {**os.environ, "PYTHONPATH": folder}
     done = subprocess.run(script, capture_output=True, text=True, check=True, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1])

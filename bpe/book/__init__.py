@@ -9,6 +9,9 @@ The chapters' data and figures:
 - ``article_figures``: every figure the article and the lesson print, quoted;
 - ``ledger``: the reproducibility ledger, the article's figures beside the book's;
 - ``scaling``: training at growing sizes, for "Faster still";
+- ``word_corpora``: made-up words whose distinct pre-tokens grow with the text;
+- ``peers``: this package's training beside rustbpe's and Hugging Face's, each run
+  in a fresh process (chapter 16 and ``make bench``);
 - ``subword``: the other subword algorithms, trained with ``tokenizers``;
 - ``units``: words, characters, bytes or tokens as a vocabulary's units;
 - ``utf8``: UTF-8 facts the book relies on, computed;

@@ -1,4 +1,4 @@
-"""Corpora whose distinct pre-tokens grow with their size, for `make bench`.
+"""Corpora whose distinct pre-tokens grow with their size (make bench, chapter 16).
 
 Repeating a text adds no new pre-tokens, so it hides the merge phase's cost. Here:
 
@@ -18,8 +18,8 @@ import itertools
 import random
 from pathlib import Path
 
-from bpe.book import data
-from bpe.book.corpora import EN_VI, lines, tinystories_files
+from . import data
+from .corpora import EN_VI, lines, tinystories_files
 
 EOT = "<|endoftext|>"
 SEED = 31  # issue 31

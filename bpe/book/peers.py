@@ -1,21 +1,73 @@
-"""One timed training run in a fresh process; prints its measurements as a JSON line.
+"""This package beside its peers: one timed training run in a fresh process.
 
-    python bench/run_one.py heap FILE WORKERS
-    python bench/run_one.py hf FILE
-    python bench/run_one.py rust FILE
+``train_fresh("heap" | "rust" | "hf", path)`` trains a 10,000-entry vocabulary on a
+file with this package (``train_file``, 2 workers), rustbpe or Hugging Face's
+``tokenizers`` (2 threads each) and returns the run's measurements; ``make bench``
+and chapter 16 ("Faster still") both use it. From the command line:
+
+    python -m bpe.book.peers heap FILE WORKERS
+    python -m bpe.book.peers hf FILE
+    python -m bpe.book.peers rust FILE
 
 Running each measurement in its own process keeps peak-memory readings per run. Peaks
 are each process's own VmHWM: unlike ru_maxrss, it does not carry over from the parent
-across fork and exec, so `make bench` cannot read its own memory as a child's.
+across fork and exec, so the caller cannot read its own memory as a child's.
 """
+
+from __future__ import annotations
 
 import hashlib
 import json
+import os
+import subprocess
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 EOT = "<|endoftext|>"
 VOCAB = 10_000
+
+
+def train_fresh(which: str, path: Path | str, workers: int = 2) -> dict[str, Any]:
+    """One run of "heap" (this package), "rust" or "hf" on the file, fresh."""
+    args = [sys.executable, "-m", "bpe.book.peers", which, str(path)]
+    args += [] if which in ("hf", "rust") else [str(workers)]
+    env = {**os.environ, "RAYON_NUM_THREADS": str(workers)}  # rustbpe's threads
+    done = subprocess.run(args, capture_output=True, text=True, check=True, env=env)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+WHO = {"heap": "this package", "rust": "rustbpe", "hf": "HF tokenizers"}
+MIB = 2**20
+
+
+def peers_figure(runs: dict[int, dict[str, dict]]) -> Any:
+    """Seconds and peak memory against distinct pre-tokens, one line per trainer.
+
+    runs: {MB of text: {"heap" | "rust" | "hf": train_fresh's result}}; the distinct
+    pre-tokens are this package's count for each text (every trainer reads the same).
+    """
+    import matplotlib.pyplot as plt
+
+    sizes = sorted(runs)
+    distinct = [runs[mb]["heap"]["distinct"] for mb in sizes]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8.6, 3.4))
+    for key, label in WHO.items():
+        seconds = [runs[mb][key]["seconds"] for mb in sizes]
+        peaks = [runs[mb][key]["parent_peak"] / MIB for mb in sizes]
+        left.plot(distinct, seconds, marker="o", label=label)
+        right.plot(distinct, peaks, marker="o", label=label)
+    left.set_ylabel("seconds to train")
+    right.set_ylabel("peak memory (MiB)")
+    for ax in (left, right):
+        ax.set_xlabel("distinct pre-tokens in the text")
+        ax.xaxis.set_major_formatter(lambda value, _: f"{value:,.0f}")
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+    left.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
 
 
 def digest(merges):

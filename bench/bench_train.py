@@ -19,7 +19,7 @@ import regex
 
 import bpe
 from bpe.book.corpora import tinystories_files
-from bpe.book.peers import train_fresh
+from bpe.book.peers import timed_run
 from bpe.scale.pipeline import pretokenize_file
 
 HERE = Path(__file__).resolve().parent
@@ -29,7 +29,7 @@ REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
 
 
 def run(which, path, workers=2):
-    return train_fresh(which, path, workers)
+    return timed_run(which, path, workers)
 
 
 def repeated(path, times):

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from bench_train import run
 
+from bpe.book.scaling import MIB
 from bpe.book.word_corpora import mixed_corpus, zipf_corpus
 
 OUT = Path(__file__).resolve().parent.parent / "_build" / "bench"
-MIB = 1 << 20
 
 
 def corpus(name: str) -> Path:

@@ -1,6 +1,6 @@
 """This package beside its peers: one timed training run in a fresh process.
 
-``train_fresh("heap" | "rust" | "hf", path)`` trains a 10,000-entry vocabulary on a
+``timed_run("heap" | "rust" | "hf", path)`` trains a 10,000-entry vocabulary on a
 file with this package (``train_file``, 2 workers), rustbpe or Hugging Face's
 ``tokenizers`` (2 threads each) and returns the run's measurements; ``make bench``
 and chapter 16 ("Faster still") both use it. From the command line:
@@ -25,11 +25,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .scaling import MIB
+
 EOT = "<|endoftext|>"
 VOCAB = 10_000
 
 
-def train_fresh(which: str, path: Path | str, workers: int = 2) -> dict[str, Any]:
+def timed_run(which: str, path: Path | str, workers: int = 2) -> dict[str, Any]:
     """One run of "heap" (this package), "rust" or "hf" on the file, fresh."""
     args = [sys.executable, "-m", "bpe.book.peers", which, str(path)]
     args += [] if which in ("hf", "rust") else [str(workers)]
@@ -39,13 +41,12 @@ def train_fresh(which: str, path: Path | str, workers: int = 2) -> dict[str, Any
 
 
 WHO = {"heap": "this package", "rust": "rustbpe", "hf": "HF tokenizers"}
-MIB = 2**20
 
 
 def peers_figure(runs: dict[int, dict[str, dict]]) -> Any:
     """Seconds and peak memory against distinct pre-tokens, one line per trainer.
 
-    runs: {MB of text: {"heap" | "rust" | "hf": train_fresh's result}}; the distinct
+    runs: {MB of text: {"heap" | "rust" | "hf": timed_run's result}}; the distinct
     pre-tokens are this package's count for each text (every trainer reads the same).
     """
     import matplotlib.pyplot as plt

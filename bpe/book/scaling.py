@@ -21,7 +21,8 @@ from typing import Any
 from ..disk.atomic import write_atomically
 from ..files import PathLike
 
-MIB = 2**20
+MIB = 2**20  # the book's one MiB (bpe.scale.pipeline has the package's)
+
 
 _RUN = """
 import hashlib, json, sys, time

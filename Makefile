@@ -9,7 +9,7 @@ export PYTHONHASHSEED := 0
 # workplace that is ../shared/data. Override on the command line or in the environment.
 export BPE_DATA_MIRROR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data),)
 
-.PHONY: install live-marks book preview lab lab-deps lint test test-package test-notebooks test-lab test-browser browser-deps bench article clean
+.PHONY: install compiled live-marks book preview lab lab-deps lint test test-package test-notebooks test-lab test-browser browser-deps bench article clean
 
 install: $(STAMP)
 
@@ -18,6 +18,12 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m pip install --quiet --upgrade pip
 	$(PYTHON) -m pip install --quiet -r requirements.txt
 	touch $@
+
+# The hot modules (bpe/scale/compiled.py) compiled by Cython from their own source, in
+# place, when a C compiler is here; otherwise one line says the pure-Python path runs.
+# Up to date, it only says so. The build runs as Python itself (BPE_PURE_PYTHON).
+compiled: $(STAMP)
+	BPE_PURE_PYTHON=1 $(PYTHON) -m bpe.scale.build
 
 # MathJax, served from the site itself so that math renders with no network.
 MATHJAX := vendor/mathjax/tex-mml-chtml.js
@@ -47,14 +53,14 @@ define build-site
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going --config _build/site_config.yml
 endef
 
-book: $(STAMP) $(MATHJAX) $(PYODIDE)
+book: $(STAMP) compiled $(MATHJAX) $(PYODIDE)
 	$(call build-site,--cache)
 	@echo "The book is built: open $(CURDIR)/_build/html/index.html"
 
 # The site from the outputs stored in the notebooks, without running them: for a quick look
 # while writing, and in `make test` right after nbval has checked those outputs against a
 # fresh run (so each chapter runs once).
-preview: $(STAMP) $(MATHJAX) $(PYODIDE)
+preview: $(STAMP) compiled $(MATHJAX) $(PYODIDE)
 	$(call build-site,--stored-outputs)
 
 # JupyterLab (requirements-lab.txt), installed into .venv when missing, for running the cells.
@@ -70,7 +76,7 @@ lab: $(LAB_STAMP)
 	cd notebooks && $(CURDIR)/$(VENV)/bin/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 # Start a Jupyter server from .venv, run one chapter through it, stop it.
-test-lab: $(LAB_STAMP)
+test-lab: $(LAB_STAMP) compiled
 	$(PYTHON) -m pytest tests/lab -p no:cacheprovider
 
 # One style for the package, its tests and benchmarks (configured in pyproject.toml).
@@ -84,14 +90,23 @@ live-marks: $(STAMP) $(PYODIDE)
 	$(PYTHON) -m bpe.book.live.marks
 
 # On two workers (pytest-xdist): the exhaustive walks are cut into parts that balance.
-test-package: $(STAMP) $(PYODIDE)
-	$(PYTHON) -m pytest -n 2 tests bpe --doctest-modules --ignore=tests/browser --ignore=tests/lab
+# Twice: as the package runs here (compiled where it could be), then the fast layer's
+# tests and the hot modules' doctests as pure Python. pytest cannot collect a compiled
+# module's doctests from its .py: tests/test_compiled.py runs them on the module.
+HOT_SOURCES = $(shell BPE_PURE_PYTHON=1 $(PYTHON) -m bpe.scale.build --sources)
+PURE_TESTS := tests/test_compiled.py tests/test_fast.py tests/test_piece.py \
+  tests/test_word_counts.py tests/test_plugged_in.py tests/test_one_view.py \
+  tests/test_parallel.py tests/test_extend.py tests/test_tokenizer_api.py tests/test_pickle.py
+test-package: $(STAMP) $(PYODIDE) compiled
+	$(PYTHON) -m pytest -n 2 tests bpe --doctest-modules --ignore=tests/browser --ignore=tests/lab \
+	  $(addprefix --ignore=,$(HOT_SOURCES))
+	BPE_PURE_PYTHON=1 $(PYTHON) -m pytest -n 2 $(PURE_TESTS) $(HOT_SOURCES) --doctest-modules
 
 # Two workers (pytest-xdist), each chapter whole on one of them (--dist loadscope); the
 # ledger reads what the other chapters record (bpe.book.ledger), so it runs after them.
 NBVAL  := $(PYTHON) -m pytest --nbval --nbval-current-env -p no:cacheprovider
 LEDGER := notebooks/99_reproducibility_ledger.ipynb
-test-notebooks: $(STAMP)
+test-notebooks: $(STAMP) compiled
 	$(NBVAL) -n 2 --dist loadscope $(filter-out $(LEDGER),$(wildcard notebooks/*.ipynb))
 	$(NBVAL) $(LEDGER)
 
@@ -109,7 +124,7 @@ test-browser: $(STAMP) browser-deps
 # those outputs (preview), so no chapter runs twice.
 test: lint test-package test-notebooks test-lab preview test-browser
 
-bench: $(STAMP)
+bench: $(STAMP) compiled
 	$(PYTHON) bench/bench_train.py
 	$(PYTHON) bench/bench_memory.py
 	$(PYTHON) bench/bench_words.py  # corpora whose distinct pre-tokens grow with size
@@ -123,4 +138,4 @@ article: $(STAMP)
 	$(PYTHON) -m bpe.book.article $(ARTICLE_ARGS)
 
 clean:
-	rm -rf _build vendor/mathjax vendor/pyodide
+	rm -rf _build vendor/mathjax vendor/pyodide bpe/scale/*.so bpe/scale/compiled.json

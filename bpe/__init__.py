@@ -42,6 +42,7 @@ from .pretokenizer import (
     split_special,
     to_bytes,
 )
+from .scale.compiled import status as compiled
 from .scale.tokenizer import Tokenizer
 from .scale.training import train
 from .tokenizer import encode_word
@@ -52,6 +53,7 @@ __all__ = [
     "PAT",
     "Tokenizer",
     "bytes_to_unicode",
+    "compiled",
     "count_pairs",
     "encode_word",
     "greater_pair",

@@ -140,11 +140,12 @@ def test_import_bpe_loads_the_core_and_the_fast_parts_only():
 
 
 def test_bpe_gives_the_core_names_and_the_fast_train_and_tokenizer():
-    from bpe.scale import tokenizer, training
+    from bpe.scale import compiled, tokenizer, training
 
     assert bpe.Tokenizer is tokenizer.Tokenizer and bpe.train is training.train
     assert issubclass(bpe.Tokenizer, sys.modules["bpe.tokenizer"].Tokenizer)
-    for name in set(bpe.__all__) - {"Tokenizer", "train"}:
+    assert bpe.compiled is compiled.status  # which fast parts run compiled
+    for name in set(bpe.__all__) - {"Tokenizer", "train", "compiled"}:
         module = getattr(getattr(bpe, name), "__module__", "bpe.pretokenizer")
         assert module in CORE_MODULES, name
 

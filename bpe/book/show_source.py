@@ -4,15 +4,20 @@
 naming its file. Jupyter and the book's pages render it as highlighted Markdown;
 its plain-text form is the bare source, which nbval compares with the stored
 chapter, so a chapter that shows an old version of a function fails the tests.
+A function of a compiled module (``bpe.scale.compiled``) is shown from the
+``.py`` file it was compiled from, which the module's checksum ties it to.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
+
+from ..scale.compiled import HOT, is_compiled, pure_twin
 
 ROOT = Path(__file__).resolve().parents[2]  # the folder that holds the bpe package
 
@@ -24,7 +29,20 @@ def definition(obj: Any) -> Any:
     """
     if isinstance(obj, (property, functools.cached_property)):
         obj = obj.fget if isinstance(obj, property) else obj.func
-    return inspect.unwrap(obj)
+    return from_source(inspect.unwrap(obj))
+
+
+def from_source(obj: Any) -> Any:
+    """obj itself, or, if a compiled module holds it, the same name in its source."""
+    module = obj.__name__ if inspect.ismodule(obj) else getattr(obj, "__module__", "")
+    if module not in HOT or not is_compiled(sys.modules[module]):
+        return obj
+    twin = pure_twin(module)
+    if inspect.ismodule(obj):
+        return twin
+    for name in obj.__qualname__.split("."):
+        twin = getattr(twin, name)
+    return inspect.unwrap(twin)
 
 
 def where(obj: Any) -> str:

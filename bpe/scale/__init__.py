@@ -14,8 +14,15 @@ Encoding: ``tokenizer`` is ``bpe.Tokenizer``, with the ASCII fast path
 (``ascii_pattern``), pieces encoded on integer ids (``piece``), ``encode_batch``
 over helper processes (``batch``) and streams (``stream``).
 
-Both: ``pool`` is the one way work is shared between processes; ``cli`` is the
+Both: ``build`` compiles the hot modules above (``compact``, ``indexed``,
+``piece``, ``word_counts``) from their own source with Cython when a C compiler
+is present, and ``compiled`` decides, at import, whether each runs compiled or as
+Python; ``pool`` is the one way work is shared between processes; ``cli`` is the
 ``bpe`` command; ``pattern_atoms`` cuts a pre-tokenizer pattern into atoms for the
 rewriters that translate it (the ASCII fast path here, the JavaScript pattern in
 ``bpe.book.jspattern``, the regex stand-in of ``bpe.book.live``).
 """
+
+from .compiled import install
+
+install()  # before any hot module is imported: it may have to run as Python

@@ -10,8 +10,8 @@ merges is most of the time:
   costs less than making a tuple;
 - each pair's rows are a list, only ever appended to; a row that has since lost
   the pair, or comes twice, is merely visited for nothing;
-- a row is merged in place: ``list.index`` (in C) finds the first symbol of the
-  pair, and only the occurrences and their neighbours are touched;
+- a row is merged in place, in one pass that copies it onto itself: a loop
+  plain enough that a compiler (``compiled.py``) turns it into C;
 - rows of one symbol, which hold no pair, are not kept.
 
 The picks, ties included, are the indexed trainer's, hence the naive trainer's
@@ -23,7 +23,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 
 from .indexed import IndexedTable, descending
 
@@ -40,7 +40,9 @@ class CompactTable:
     freed while the rows are built.
     """
 
-    def __init__(self, table: dict[tuple[bytes, ...] | str, int], taken: bool = False):
+    def __init__(
+        self, table: MutableMapping[tuple[bytes, ...] | str, int], taken: bool = False
+    ):
         self.symbols = [bytes([b]) for b in range(256)]  # symbol id -> its bytes
         self.symbol_id = {tok: i for i, tok in enumerate(self.symbols)}
         self.keys = list(map(descending, self.symbols))  # how ties sort, in the heap
@@ -103,33 +105,33 @@ def merge_in_place(
 ) -> None:
     """Merge each (a, b) of word into new, in place, as ``indexed.merge_counting``.
 
+    One pass, left to right: ``read`` walks the old row, ``write`` the new one.
     delta hears how the neighbours' pairs change, except (a, b) itself, which the
     caller drops whole; where[p] gets row for each pair p made. When two
     occurrences touch (a b a b), the pair between them, (b, a), becomes
-    (new, new), counted once, from the right (``last`` marks the left one).
+    (new, new), counted once, from the right (``joined``: new was just written).
     """
-    get, pos, last = delta.get, 0, -2
-    left = word.count(a)  # the a's at pos or after
-    while left:
-        j = word.index(a, pos)
-        pos, left = j + 1, left - 1
-        n = len(word)
-        if j + 1 == n or word[j + 1] != b:
+    n, read, write, joined = len(word), 0, 0, False
+    while read < n:
+        x = word[read]
+        if x != a or read + 1 == n or word[read + 1] != b:
+            word[write] = x
+            read, write, joined = read + 1, write + 1, False
             continue
-        left -= a == b  # the merge takes a second a
-        if j:
-            x = word[j - 1]
-            old = b << SHIFT | a if j - 1 == last else x << SHIFT | a
-            delta[old] = get(old, 0) - freq
-            made(x << SHIFT | new, freq, delta, where, row)
-        if j + 2 < n:
-            y = word[j + 2]
-            if not (y == a and j + 3 < n and word[j + 3] == b):
-                old = b << SHIFT | y
-                delta[old] = get(old, 0) - freq
-                made(new << SHIFT | y, freq, delta, where, row)
-        word[j : j + 2] = (new,)
-        last = j
+        if write:  # the left neighbour's pair: (left, a) becomes (left, new)
+            left = word[write - 1]
+            old = b << SHIFT | a if joined else left << SHIFT | a
+            delta[old] = delta.get(old, 0) - freq
+            made(left << SHIFT | new, freq, delta, where, row)
+        if read + 2 < n:  # the right one's: (b, right) becomes (new, right)
+            right = word[read + 2]
+            if not (right == a and read + 3 < n and word[read + 3] == b):
+                old = b << SHIFT | right
+                delta[old] = delta.get(old, 0) - freq
+                made(new << SHIFT | right, freq, delta, where, row)
+        word[write] = new
+        read, write, joined = read + 2, write + 1, True
+    del word[write:]
 
 
 def made(
@@ -178,7 +180,7 @@ class CompactHeap:
 
 
 def compact_merges(
-    table: dict[tuple[bytes, ...] | str, int],
+    table: MutableMapping[tuple[bytes, ...] | str, int],
     n_merges: int,
     progress: Callable | None = None,
     taken: bool = False,
@@ -188,9 +190,9 @@ def compact_merges(
     The same merges as ``indexed.indexed_merges`` and ``trainer.naive_merges``.
     ``table`` and ``taken`` as for ``CompactTable``.
     """
-    table = CompactTable(table, taken)
-    heap = CompactHeap(table)
-    symbols, merges, pick_seconds, apply_seconds = table.symbols, [], 0.0, 0.0
+    rows = CompactTable(table, taken)
+    heap = CompactHeap(rows)
+    symbols, merges, pick_seconds, apply_seconds = rows.symbols, [], 0.0, 0.0
     while len(merges) < n_merges:
         t0 = time.perf_counter()
         best = heap.pop()
@@ -198,7 +200,7 @@ def compact_merges(
         pick_seconds += t1 - t0
         if best is None:
             break  # no pair left: the caller says so
-        heap.update(table.apply(best))
+        heap.update(rows.apply(best))
         apply_seconds += time.perf_counter() - t1
         merges.append((symbols[best >> SHIFT], symbols[best & LOW]))
         if progress:

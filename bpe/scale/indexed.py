@@ -13,7 +13,7 @@ from __future__ import annotations
 import heapq
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 Pair = tuple[int, int]  # two symbol ids
 
@@ -37,7 +37,7 @@ class IndexedTable:
     or one whose rows hold longer tokens (training that goes on from earlier merges).
     """
 
-    def __init__(self, table: dict[tuple[bytes, ...], int]):
+    def __init__(self, table: Mapping[tuple[bytes, ...], int]):
         self.symbols = [bytes([b]) for b in range(256)]  # symbol id -> its bytes
         self.symbol_id = {tok: i for i, tok in enumerate(self.symbols)}
         self.keys = list(map(descending, self.symbols))  # how ties sort, in the heap
@@ -78,7 +78,7 @@ class IndexedTable:
                     where[p].add(i)
         return self.update_totals(delta)
 
-    def update_totals(self, delta: dict[Pair, int]) -> dict[Pair, int]:
+    def update_totals(self, delta: Mapping[Pair, int]) -> dict[Pair, int]:
         """Add delta to the totals, dropping pairs at zero; {pair: total before}.
 
         A pair at zero is in no row: its list of rows goes too.
@@ -101,7 +101,7 @@ def merge_counting(
     b: int,
     new: int,
     freq: int,
-    delta: dict[Pair, int],
+    delta: defaultdict[Pair, int],
     created: list[Pair],
 ) -> list[int] | None:
     """merge(word, (a, b), new), also adding to delta how each pair's count changes.
@@ -174,7 +174,7 @@ class PairHeap:
 
 
 def indexed_merges(
-    table: dict[tuple[bytes, ...], int],
+    table: Mapping[tuple[bytes, ...], int],
     n_merges: int,
     use_heap: bool = True,
     progress: Callable | None = None,

@@ -12,7 +12,7 @@ rounds, one rank at a time, visiting only the places that hold the pair.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from heapq import heappop, heappush
 from itertools import count, filterfalse, islice, repeat
 from operator import itemgetter
@@ -34,7 +34,9 @@ class PieceEncoder:
     ((257, 101, 114), [(257,), (119, 256)])
     """
 
-    def __init__(self, merges: list[tuple[bytes, bytes]], token_id: dict[bytes, int]):
+    def __init__(
+        self, merges: Sequence[tuple[bytes, bytes]], token_id: Mapping[bytes, int]
+    ):
         ids = token_id.__getitem__  # C loops throughout: this runs for every tokenizer
         self.byte_id = [token_id[bytes([b])] for b in range(256)]
         self.pair_of = list(

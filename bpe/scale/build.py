@@ -1,0 +1,127 @@
+"""Compile the hot modules (``compiled.HOT``) in place, from their own source.
+
+    python -m bpe.scale.build            # compile, if Cython and a C compiler are here
+    python -m bpe.scale.build --status   # which path each hot module runs
+    python -m bpe.scale.build --remove   # delete the extensions: pure Python runs
+    python -m bpe.scale.build --sources  # the hot modules' .py files, for make
+
+It prints one line. A missing tool or a failing compiler is no error: the
+pure-Python modules then run, and the line says so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from .compiled import (
+    HERE,
+    HOT,
+    MANIFEST,
+    SUFFIX,
+    digest,
+    extension_of,
+    manifest,
+    source_of,
+    status,
+    why_stale,
+)
+
+BUILD = HERE.parents[1] / "_build" / "cython"  # generated C, objects, the log
+# Cython infers C types for the locals it can prove (loop counters, indices), and
+# leaves the annotations as documentation: typed from them, it would refuse a
+# Counter where the source says dict, which Python accepts. Bounds and negative
+# indices stay checked, as in Python. No __test__ dict: doctest finds the
+# docstrings on the functions themselves, as in the .py, and would run them twice.
+DIRECTIVES = {
+    "language_level": 3,
+    "infer_types": True,
+    "annotation_typing": False,
+    "autotestdict": False,
+}
+
+
+def compiler() -> str | None:
+    """The C compiler setuptools would call (CC, else cc), if it exists."""
+    return shutil.which(os.environ.get("CC", "cc").split()[0])
+
+
+def build() -> str:
+    """Compile HOT in place; one line saying what happened.
+
+    A missing tool or a failing compiler is no error: the pure-Python path runs.
+    The compiler's own output goes to _build/cython/build.log.
+    """
+    try:
+        import Cython
+    except ImportError:
+        return "bpe: Cython is not installed: the pure-Python path runs"
+    how = {"cython": Cython.__version__, "directives": DIRECTIVES}
+    if compiler() is None:
+        return "bpe: no C compiler found: the pure-Python path runs"
+    if manifest().get("how") == how and not any(map(why_stale, HOT)):
+        return f"bpe: the {len(HOT)} compiled modules are up to date"
+    BUILD.mkdir(parents=True, exist_ok=True)
+    with open(BUILD / "build.log", "w") as log:
+        done = subprocess.run(
+            [sys.executable, "-m", "bpe.scale.build", "--compile-here"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=HERE.parents[1],
+        )
+    if done.returncode:
+        remove()
+        return f"bpe: compiling failed (see {BUILD / 'build.log'}): pure Python runs"
+    sources = {m: digest(source_of(m)) for m in HOT}
+    made = {"python": SUFFIX, "how": how, "sources": sources}
+    MANIFEST.write_text(json.dumps(made, indent=1))
+    return f"bpe: compiled {len(HOT)} modules with Cython for {SUFFIX}"
+
+
+def compile_here() -> None:
+    """Cython, then the C compiler, on each hot module; extensions beside the .py."""
+    from Cython.Build import cythonize
+    from setuptools import Distribution, Extension
+
+    extensions = [Extension(m, [str(source_of(m))]) for m in HOT]
+    modules = cythonize(
+        extensions, build_dir=str(BUILD), compiler_directives=DIRECTIVES, force=True
+    )
+    dist = Distribution({"ext_modules": modules})
+    command = dist.get_command_obj("build_ext")
+    command.inplace, command.build_temp = True, str(BUILD / "temp")
+    command.build_lib = str(BUILD / "lib")  # not ./build: everything under _build
+    dist.run_command("build_ext")
+
+
+def remove() -> None:
+    """Delete the compiled modules and their manifest: the pure path runs."""
+    for module in HOT:
+        extension_of(module).unlink(missing_ok=True)
+    MANIFEST.unlink(missing_ok=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if "--status" in args:
+        for name, compiled in status().items():
+            print(f"{name}: {'compiled' if compiled else 'Python'}")
+        return 0
+    if "--compile-here" in args:
+        compile_here()
+        return 0
+    if "--sources" in args:
+        print(" ".join(str(source_of(m).relative_to(HERE.parents[1])) for m in HOT))
+        return 0
+    if "--remove" in args:
+        remove()
+        return 0
+    print(build())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

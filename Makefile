@@ -129,6 +129,7 @@ bench: $(STAMP) compiled
 	$(PYTHON) bench/bench_memory.py
 	$(PYTHON) bench/bench_words.py  # corpora whose distinct pre-tokens grow with size
 	$(PYTHON) bench/bench_encode.py
+	BPE_PURE_PYTHON=1 $(PYTHON) bench/bench_encode.py  # the hot modules as Python
 	$(PYTHON) bench/bench_js.py
 	$(MAKE) preview  # the page's Python is timed on the site as the notebooks stand now
 	$(PYTHON) bench/bench_live.py

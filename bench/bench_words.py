@@ -3,11 +3,13 @@
 Corpora (``bpe/book/word_corpora.py``): made-up words with Zipf frequencies at 10,
 40 and 100 MB, and the stories with NTREX-128 and Tatoeba. On each, this package
 (``train_file``, 2 workers), rustbpe and Hugging Face tokenizers (2 threads) train a
-10,000-entry vocabulary, each in a fresh process, one after the other. Peak memory is
-each process's RSS high-water mark (ours: the main process; its counting workers'
-peak is shown apart). BENCH_WORDS picks corpora ("10 40 100 mixed" by default).
-BENCH_BASELINE, a folder holding an older checkout's bpe/ and bench/, adds its
-trainer to each corpus's runs, as "before". Results also go to
+10,000-entry vocabulary, each in a fresh process, one after the other; this
+package twice, as it runs here (its hot modules compiled, when a C compiler was
+there for ``make compiled``) and with them run as Python (BPE_PURE_PYTHON=1).
+Peak memory is each process's RSS high-water mark (ours: the main process; its
+counting workers' peak is shown apart). BENCH_WORDS picks corpora ("10 40 100
+mixed" by default). BENCH_BASELINE, a folder holding an older checkout's bpe/ and
+bench/, adds its trainer to each corpus's runs, as "before". Results also go to
 _build/bench/words.json.
 """
 
@@ -47,7 +49,8 @@ def measure(name: str) -> dict:
     result = {"corpus": name, "bytes": path.stat().st_size}
     if os.environ.get("BENCH_BASELINE"):
         result["before"] = baseline(path, os.environ["BENCH_BASELINE"])
-    result["ours"] = run("heap", path, workers=2)
+    result["ours"] = run("heap", path, workers=2)  # compiled, where it could be
+    result["pure"] = run("pure", path, workers=2)  # the same, its hot modules as Python
     result["rust"] = run("rust", path)
     result["hf"] = run("hf", path)
     return result
@@ -58,7 +61,7 @@ def row(m: dict, which: str = "ours") -> str:
     label = f"{m['bytes'] / 1e6:.0f} MB" if m["corpus"] != "mixed" else "mixed"
     if m["corpus"] != "mixed":
         label = f"zipf {label}"
-    label += " (before)" if which == "before" else ""
+    label += {"before": " (before)", "pure": " (as Python)"}.get(which, "")
     peaks = " / ".join(f"{r['parent_peak'] / MIB:,.0f}" for r in (ours, rust, hf))
     return (
         f"| {label} | {ours['distinct']:,} | {ours['seconds']:.1f} s"
@@ -86,8 +89,14 @@ def main() -> None:
         if "before" in m:
             print(row(m, "before"))
             m["same merges"] = m["before"]["digest"] == m["ours"]["digest"]
+        print(row(m, "pure"))
         print(row(m), flush=True)
+        m["pure same merges"] = m["pure"]["digest"] == m["ours"]["digest"]
+    compiled = all(m["ours"].get("compiled") for m in results)
+    print(f"\nthis package's hot modules compiled: {compiled}")
     for m in results:
+        same = m["pure same merges"]
+        print(f"{m['corpus']}: compiled and as Python, the same merges: {same}")
         if "same merges" in m:
             same = m["same merges"]
             print(f"{m['corpus']}: the same merges before and after: {same}")

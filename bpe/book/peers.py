@@ -1,7 +1,8 @@
 """This package beside its peers: one timed training run in a fresh process.
 
-``timed_run("heap" | "rust" | "hf", path)`` trains a 10,000-entry vocabulary on a
-file with this package (``train_file``, 2 workers), rustbpe or Hugging Face's
+``timed_run("heap" | "pure" | "rust" | "hf", path)`` trains a 10,000-entry
+vocabulary on a file with this package (``train_file``, 2 workers; "pure" with its
+hot modules run as Python, ``bpe.scale.compiled``), rustbpe or Hugging Face's
 ``tokenizers`` (2 threads each) and returns the run's measurements; ``make bench``
 and chapter 16 ("Faster still") both use it. From the command line:
 
@@ -25,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..scale.compiled import PURE
 from .scaling import MIB
 
 EOT = "<|endoftext|>"
@@ -32,22 +34,29 @@ VOCAB = 10_000
 
 
 def timed_run(which: str, path: Path | str, workers: int = 2) -> dict[str, Any]:
-    """One run of "heap" (this package), "rust" or "hf" on the file, fresh."""
-    args = [sys.executable, "-m", "bpe.book.peers", which, str(path)]
+    """One run of "heap" (this package), "pure", "rust" or "hf" on the file, fresh."""
+    method = "heap" if which == "pure" else which
+    args = [sys.executable, "-m", "bpe.book.peers", method, str(path)]
     args += [] if which in ("hf", "rust") else [str(workers)]
     env = {**os.environ, "RAYON_NUM_THREADS": str(workers)}  # rustbpe's threads
+    env[PURE] = "1" if which == "pure" else env.get(PURE, "")
     done = subprocess.run(args, capture_output=True, text=True, check=True, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-WHO = {"heap": "this package", "rust": "rustbpe", "hf": "HF tokenizers"}
+WHO = {
+    "heap": "this package",
+    "pure": "this package, as Python",
+    "rust": "rustbpe",
+    "hf": "HF tokenizers",
+}
 
 
 def peers_figure(runs: dict[int, dict[str, dict]]) -> Any:
     """Seconds and peak memory against distinct pre-tokens, one line per trainer.
 
-    runs: {MB of text: {"heap" | "rust" | "hf": timed_run's result}}; the distinct
-    pre-tokens are this package's count for each text (every trainer reads the same).
+    runs: {MB of text: {a key of WHO: timed_run's result}}; the distinct pre-tokens
+    are this package's count for each text (every trainer reads the same).
     """
     import matplotlib.pyplot as plt
 
@@ -55,6 +64,8 @@ def peers_figure(runs: dict[int, dict[str, dict]]) -> Any:
     distinct = [runs[mb]["heap"]["distinct"] for mb in sizes]
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.6, 3.4))
     for key, label in WHO.items():
+        if key not in runs[sizes[0]]:
+            continue
         seconds = [runs[mb][key]["seconds"] for mb in sizes]
         peaks = [runs[mb][key]["parent_peak"] / MIB for mb in sizes]
         left.plot(distinct, seconds, marker="o", label=label)
@@ -76,6 +87,7 @@ def digest(merges):
 
 
 def ours(method, path, workers):
+    import bpe
     from bpe.scale.pipeline import train_file
 
     t0 = time.perf_counter()
@@ -90,6 +102,7 @@ def ours(method, path, workers):
         "digest": digest(merges),
         "parent_peak": report.parent_peak_bytes,
         "worker_peak": report.worker_peak_bytes,
+        "compiled": all(bpe.compiled().values()),
     }
 
 

@@ -17,6 +17,8 @@ from heapq import heappop, heappush
 from itertools import count, filterfalse, islice, repeat
 from operator import itemgetter
 
+from .compact import SHIFT
+
 DEAD, BREAK = -1, -2  # ids never used by a token: a merged-away place, a piece's end
 NEVER = 1 << 62  # sorts after every rank: a pair that is no merge
 SHORT = 64  # bytes: shorter pieces are quicker one by one, longer ones in rounds
@@ -46,8 +48,10 @@ class PieceEncoder:
                 strict=True,
             )
         )  # rank -> pair
-        # rank of a pair; a merge listed twice keeps its last rank
-        self.rank_of = dict(zip(self.pair_of, count())).get
+        # rank of a pair, as one int (compact.py's key); a merge listed twice keeps
+        # its last rank
+        keys = (a << SHIFT | b for a, b in self.pair_of)
+        self.rank_of = dict(zip(keys, count())).get
         self.merged_id = list(map(ids, map(b"".join, merges)))  # rank -> new token
 
     def __call__(self, piece: str) -> tuple[int, ...]:
@@ -69,27 +73,28 @@ class PieceEncoder:
         return out
 
     def short(self, ids: list[int]) -> list[int]:
-        """encode_word on the ids of a short piece, rank by rank, with C built-ins."""
-        rank_of, merged_id = self.rank_of, self.merged_id
-        ranks = list(
-            map(rank_of, zip(ids, islice(ids, 1, None), strict=False), repeat(NEVER))
-        )
-        while ranks:
-            best = min(ranks)
+        """encode_word on the ids of a short piece: the lowest rank, everywhere, again.
+
+        Plain loops over a few dozen ids, which the compiled module runs in C.
+        """
+        rank_of, pair_of, merged_id = self.rank_of, self.pair_of, self.merged_id
+        while len(ids) > 1:
+            best = NEVER
+            for i in range(len(ids) - 1):
+                rank = rank_of(ids[i] << SHIFT | ids[i + 1], NEVER)
+                if rank < best:
+                    best = rank
             if best == NEVER:
-                break
-            new, i = merged_id[best], ranks.index(best)
-            more = ranks.count(best) > 1
-            while True:  # every place that holds the pair, left to right
-                ids[i : i + 2] = (new,)
-                del ranks[i]
-                if i:
-                    ranks[i - 1] = rank_of((ids[i - 1], new), NEVER)
-                if i < len(ranks):
-                    ranks[i] = rank_of((new, ids[i + 1]), NEVER)
-                if not more or best not in ranks:
-                    break
-                i = ranks.index(best, i)
+                return ids
+            (a, b), new = pair_of[best], merged_id[best]
+            n, read, write = len(ids), 0, 0
+            while read < n:  # each (a, b), left to right, becomes new
+                if ids[read] == a and read + 1 < n and ids[read + 1] == b:
+                    ids[write], read = new, read + 2
+                else:
+                    ids[write], read = ids[read], read + 1
+                write += 1
+            del ids[write:]
         return ids
 
     def long(self, pieces: list[bytes]) -> list[tuple[int, ...]]:
@@ -122,7 +127,9 @@ def merge_rounds(
     after = list(range(1, n + 1))  # the next live place (n: none)
     before = [-1, 0, *after[: n - 1]]  # the previous live place (-1: none)
     ids.append(BREAK)  # a guard at place n, so that after[p] always indexes ids
-    ranks = list(map(rank_of, zip(ids, islice(ids, 1, n), strict=False), repeat(NEVER)))
+    # a pair is one int, as in rank_of; one holding BREAK or DEAD is no merge
+    keys = [x << SHIFT | y for x, y in zip(ids, islice(ids, 1, n), strict=False)]
+    ranks = list(map(rank_of, keys, repeat(NEVER)))
     order = sorted(range(n - 1), key=ranks.__getitem__)  # by rank, then by place
     ranks.sort()  # the same ranks, in the order of order
     where, lo = {}, 0
@@ -150,10 +157,10 @@ def merge_rounds(
         for p in merged:
             left = before[p]
             if left >= 0 and left != last:  # (last, p) was filed as last's right pair
-                r = rank_of((ids[left], new))
+                r = rank_of(ids[left] << SHIFT | new)
                 if r is not None:
                     file(where, heap, r, left)
-            r = rank_of((new, ids[after[p]]))
+            r = rank_of(new << SHIFT | ids[after[p]])
             if r is not None:
                 file(where, heap, r, p)
             last = p

@@ -31,15 +31,16 @@ from .compiled import (
 )
 
 BUILD = HERE.parents[1] / "_build" / "cython"  # generated C, objects, the log
-# Cython infers C types for the locals it can prove (loop counters, indices), and
-# leaves the annotations as documentation: typed from them, it would refuse a
-# Counter where the source says dict, which Python accepts. Bounds and negative
-# indices stay checked, as in Python. No __test__ dict: doctest finds the
+# Cython takes the annotations at their word (a list is a list: its items are read
+# without a method call) and infers C types for the locals it can prove, such as
+# loop counters. So a parameter annotated dict or list must be exactly that, not a
+# subclass such as Counter: where one may come, the source says Mapping. Bounds and
+# negative indices stay checked, as in Python. No __test__ dict: doctest finds the
 # docstrings on the functions themselves, as in the .py, and would run them twice.
 DIRECTIVES = {
     "language_level": 3,
     "infer_types": True,
-    "annotation_typing": False,
+    "annotation_typing": True,
     "autotestdict": False,
 }
 

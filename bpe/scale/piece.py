@@ -191,7 +191,7 @@ class PieceCache(dict):
 
     def table(
         self, pieces: list[str], encode_all: Callable
-    ) -> dict[str, tuple[int, ...]]:
+    ) -> Mapping[str, tuple[int, ...]]:
         """A dict holding every piece's ids: this cache, once encode_all fills it in."""
         # Not set(pieces).difference(self), which would walk the whole cache (this
         # subclass of dict is not a dict to it).

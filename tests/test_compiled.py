@@ -32,13 +32,13 @@ FORCED = os.environ.get(compiled.PURE, "") not in ("", "0")
 CAN_COMPILE = build.compiler() is not None and importlib.util.find_spec("Cython")
 
 
-def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
-    """code in a fresh interpreter, from the repository, with env added."""
+def run_python(*args: str, cwd: Path = ROOT, **env: str) -> subprocess.CompletedProcess:
+    """python with args in a fresh interpreter, in cwd, with env added."""
     return subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, *args],
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=cwd,
         env={**os.environ, **env},
         check=False,
     )
@@ -136,7 +136,7 @@ def test_train_file_learns_the_pure_merges_at_every_worker_count(tmp_path):
         " for w in (1, 2, 3)]\n"
         "print(json.dumps([[[a.hex(), b.hex()] for a, b in r] for r in m]))"
     )
-    done = run_python(code, **{compiled.PURE: "1"})
+    done = run_python("-c", code, **{compiled.PURE: "1"})
     assert done.returncode == 0, done.stderr
     pure = [
         [(bytes.fromhex(a), bytes.fromhex(b)) for a, b in r]
@@ -211,29 +211,14 @@ def test_without_a_working_compiler_the_build_says_so_and_python_runs(
     tmp_path, cc, says
 ):
     # in a copy of the package, so that the failed build cannot touch this one's
-    shutil.copytree(
-        ROOT / "bpe", tmp_path / "bpe", ignore=shutil.ignore_patterns("*.so")
-    )
-    env = {**os.environ, "CC": cc, "PYTHONPATH": str(tmp_path), compiled.PURE: "1"}
-    done = subprocess.run(
-        [sys.executable, "-m", "bpe.scale.build"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        check=False,
-    )
+    without = shutil.ignore_patterns("*.so", "compiled.json")
+    shutil.copytree(ROOT / "bpe", tmp_path / "bpe", ignore=without)
+    env = {"CC": cc, "PYTHONPATH": str(tmp_path), compiled.PURE: "1"}
+    done = run_python("-m", "bpe.scale.build", cwd=tmp_path, **env)
     assert done.returncode == 0 and done.stdout.startswith(says), done.stdout
     assert len(done.stdout.splitlines()) == 1 and not done.stderr
     assert not list((tmp_path / "bpe" / "scale").glob("*.so"))
-    env.pop(compiled.PURE)
-    status = subprocess.run(
-        [sys.executable, "-c", "import bpe; print(bpe.compiled())"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        check=True,
-    )
+    env[compiled.PURE] = ""
+    status = run_python("-c", "import bpe; print(bpe.compiled())", cwd=tmp_path, **env)
     assert status.stdout.strip() == str(dict.fromkeys(compiled.HOT, False))
     assert not status.stderr  # never built: no warning either

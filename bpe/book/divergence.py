@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from ..files import token_to_text
 from ..pretokenizer import PAT, pretokens, to_bytes
@@ -219,9 +220,7 @@ def counts_after(
     """Every pair's count after the merges done, in each of the four VIEWS."""
     out = {}
     for name, (cut, overlapping) in VIEWS.items():
-        rows = rows_of(texts, pattern if cut else None)
-        for pair in done:
-            rows = [(merge(toks, pair, pair[0] + pair[1]), n) for toks, n in rows]
+        rows = replay(rows_of(texts, pattern if cut else None), done)
         out[name] = pair_counts(rows, overlapping)
     return out
 
@@ -403,6 +402,71 @@ def where_they_part(text: str, vocab_size: int) -> Table:
     """The page's cell: train the five rules on text and show where they part."""
     check_corpus(text, vocab_size)
     return divergence_table([text], learn_all([text], vocab_size))
+
+
+def ids_after(rule: Rule, done: list[Pair]) -> dict[bytes, int]:
+    """rule's ids once the merges done are learned: the bytes', then one per merge."""
+    ids = dict(rule.ids)
+    for n, (left, right) in enumerate(done):
+        ids.setdefault(left + right, 256 + n)
+    return ids
+
+
+def tie_at(texts: list[str], done: list[Pair], pattern: str | None = PAT) -> Table:
+    """The pairs that share the top count once the merges done are learned (with
+    pre-tokens, overlaps counted), what each rule sees in them, and who picks which.
+    """
+    counts = pair_counts(replay(rows_of(texts, pattern), done))
+    top = max(counts.values())
+    order = {pair: n for n, pair in enumerate(counts)}  # the order minbpe counts in
+    hf, byte = (
+        ids_after(RULES["HF tokenizers"], done),
+        ids_after(RULES["rustbpe"], done),
+    )
+    picks = {
+        name: rule.pick(counts, ids_after(rule, done))
+        for name, rule in RULES.items()
+        if rule.pattern == pattern
+    }
+    rows = [
+        (show_merge(pair), top, order[pair], f"{byte[pair[0]]}, {byte[pair[1]]}",
+         f"{hf[pair[0]]}, {hf[pair[1]]}",
+         ", ".join(name for name, p in picks.items() if p == pair))
+        for pair in sorted(p for p, c in counts.items() if c == top)
+    ]  # fmt: skip
+    columns = ["pair", "count", "counted at", "byte ids", "HF ids", "picked by"]
+    return Table(rows, columns)
+
+
+def replay(rows: Rows, done: list[Pair]) -> Rows:
+    """rows with the merges done applied, in order."""
+    for pair in done:
+        rows = [(merge(toks, pair, pair[0] + pair[1]), n) for toks, n in rows]
+    return rows
+
+
+def steps_figure(table: Table) -> Any:
+    """A grid of trainers: the merge at which each two first differ, coloured by it,
+    with the reason's first word (from ``divergence_table``'s rows)."""
+    import matplotlib.pyplot as plt
+
+    names = list(dict.fromkeys([*table["trainer"], *table["and"]]))
+    grid = [[float("nan")] * len(names) for _ in names]
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    last = max(table["merge"])
+    for first, second, step, *_, why in table.rows:
+        i, j = names.index(first), names.index(second)
+        grid[i][j] = grid[j][i] = step
+        ink = "white" if step > last / 2 else "black"  # dark cells: late steps
+        for y, x in ((i, j), (j, i)):
+            ax.text(x, y, f"{step}\n{why.split()[1]}", ha="center", va="center",
+                    fontsize=8, color=ink)  # fmt: skip
+    image = ax.imshow(grid, cmap="viridis_r")
+    ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    fig.colorbar(image, ax=ax, label="first merge that differs")
+    fig.tight_layout()
+    return fig
 
 
 def hf_merges(texts: list[str], vocab_size: int, pattern: str = PAT) -> list[Pair]:

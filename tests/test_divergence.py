@@ -71,9 +71,9 @@ def test_the_minbpe_rule_counts_as_minbpe_does(text):
 
 
 # One constructed case per reason: (texts, a's merges, b's merges, reason, counts).
-O, W, L = b"o", b"w", b"l"
+OW, LO = (b"o", b"w"), (b"l", b"o")
 CASES = {
-    "tie": (["low low"], [(O, W)], [(L, O)], d.TIE, (2, 2)),
+    "tie": (["low low"], [OW], [LO], d.TIE, (2, 2)),
     # pre-tokens a . a . a .: ␣a twice; the whole text holds a. three times
     "boundary": (["a. a. a."], [(b" ", b"a")], [(b"a", b".")], d.BOUNDARY, (2, 3)),
     # the whole text ties a b with b . (twice each); only b . spans a boundary
@@ -100,8 +100,8 @@ CASES = {
         d.CHARACTERS,
         (None, None),
     ),
-    "stopped": (["low low"], [(O, W)], [], d.STOPPED, (None, None)),
-    "same": (["low low"], [(O, W)], [(O, W)], d.SAME, (None, None)),
+    "stopped": (["low low"], [OW], [], d.STOPPED, (None, None)),
+    "same": (["low low"], [OW], [OW], d.SAME, (None, None)),
 }
 
 
@@ -117,9 +117,9 @@ def test_each_reason_is_found(case):
 
 
 def test_the_divergence_step_is_a_merge_number():
-    shared = [(O, W), (L, b"ow")]
+    shared = [OW, (b"l", b"ow")]
     found = d.explain(
-        ["low low lo lo"], [*shared, (b" ", L)], [*shared, (b" ", b"low")]
+        ["low low lo lo"], [*shared, (b" ", b"l")], [*shared, (b" ", b"low")]
     )
     assert found.step == 3
 

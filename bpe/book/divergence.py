@@ -255,6 +255,8 @@ OVERLAP = "overlapping occurrences counted"
 CHARACTERS = "bytes vs characters"
 STOPPED = "one stopped early"
 UNEXPLAINED = "not explained"
+SHORT = {SAME: "same", TIE: "tie", BOUNDARY: "boundary", OVERLAP: "overlaps",
+         CHARACTERS: "characters", STOPPED: "stopped", UNEXPLAINED: "?"}  # fmt: skip
 
 
 def crosses(pair: Pair, pattern: str | None = PAT) -> bool:
@@ -459,7 +461,7 @@ def steps_figure(table: Table) -> Any:
         grid[i][j] = grid[j][i] = step
         ink = "white" if step > last / 2 else "black"  # dark cells: late steps
         for y, x in ((i, j), (j, i)):
-            ax.text(x, y, f"{step}\n{why.split()[1]}", ha="center", va="center",
+            ax.text(x, y, f"{step}\n{SHORT[why]}", ha="center", va="center",
                     fontsize=8, color=ink)  # fmt: skip
     image = ax.imshow(grid, cmap="viridis_r")
     ax.set_xticks(range(len(names)), names, rotation=30, ha="right")

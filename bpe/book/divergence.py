@@ -16,6 +16,11 @@ one way and not the other, the counting did. A pair made of a multi-byte
 character no merge built means one trainer counts characters, not bytes.
 
 ``hf_merges`` and ``rustbpe_merges`` run the real trainers (not in the page).
+
+One limit: the rules work on bytes, so two merges that build the same bytes make
+one token, as in this book and HF tokenizers. rustbpe, minbpe and the lesson work on
+ids and would keep two; the tests check the rules against the real trainers on
+text where this does not arise.
 """
 
 from __future__ import annotations

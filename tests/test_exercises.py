@@ -27,6 +27,9 @@ from bpe.trainer import count_pairs, merge
 PACKAGE = Path(exercises.__file__).parent
 QUICK = [ex for ex in EXERCISES if ex.name != "gpt2_ids"]  # gpt2_ids loads GPT-2
 
+# chapter 18's tie cases show the ids of " ", a, d, l, r and the merged " d"
+BYTE_IDS = "{b' ': 32, b'a': 97, b'd': 100, b'l': 108, b'r': 114, b' d': 256}"
+HF_IDS = "{b' ': 220, b'a': 64, b'd': 67, b'l': 75, b'r': 81, b' d': 256}"
 PINNED = {
     ("replace_pair", "overlapping pairs merged"): {
         "ids": "[7, 7, 7]",
@@ -190,6 +193,34 @@ PINNED = {
         ),
         "vocab_size": "265",
         "specials": "['<|endoftext|>']",
+    },
+    ("smaller_ids", "the right id first"): {
+        "counts": "{(b'a', b'l'): 3, (b'd', b'a'): 3}",
+        "ids": BYTE_IDS,
+    },
+    ("smaller_ids", "smaller bytes, not smaller ids"): {
+        "counts": "{(b'a', b'r'): 976, (b' ', b'r'): 976}",
+        "ids": HF_IDS,
+    },
+    ("smaller_ids", "ties left to dict order"): {
+        "counts": "{(b' ', b'l'): 5, (b'a', b'r'): 5, (b' ', b'd'): 5}",
+        "ids": BYTE_IDS,
+    },
+    ("smaller_ids", "the greater pair"): {
+        "counts": "{(b' ', b'l'): 5, (b'a', b'r'): 5, (b' ', b'd'): 5}",
+        "ids": BYTE_IDS,
+    },
+    ("first_difference", "counted from 1"): {
+        "a": "[(b'a', b'b'), (b'c', b'd')]",
+        "b": "[(b'a', b'b'), (b'd', b'c')]",
+    },
+    ("first_difference", "stops where the shorter list ends"): {
+        "a": "[(b'a', b'b')]",
+        "b": "[(b'a', b'b'), (b'b', b'c')]",
+    },
+    ("first_difference", "order ignored"): {
+        "a": "[(b'a', b'b'), (b'b', b'c')]",
+        "b": "[(b'b', b'c'), (b'a', b'b')]",
     },
 }
 

@@ -1,6 +1,6 @@
 """Every exercise and every quiz question is in its chapter, as the page needs it.
 
-Each exercise of bpe.book.exercises has, in its chapter (notebooks 00-07): a starter
+Each exercise of bpe.book.exercises has, in its chapter (notebooks 00-07, 18): a starter
 cell tagged ``exercise`` with metadata ``"exercise": NAME`` whose code is the
 exercise's starter, then a visible cell that calls ``check`` and stores the
 starter's failing verdict, and later a solution cell whose stored output is a pass.
@@ -44,7 +44,7 @@ def printed(cell: dict) -> str:
 
 
 def test_the_chapters_hold_every_exercise_and_question():
-    assert CHAPTERS == [f"{n:02}" for n in range(8)]
+    assert CHAPTERS == [*(f"{n:02}" for n in range(8)), "18"]
 
 
 @pytest.mark.parametrize("ex", EXERCISES, ids=lambda ex: ex.name)

@@ -116,6 +116,15 @@ def test_file_format_facts():
     assert right("07-header").startswith(f"A '{MERGES_HEADER}'")
 
 
+def test_divergence_facts():
+    from bpe.book.divergence import BYTE_IDS, crosses, hf_byte_ids
+
+    hf = hf_byte_ids()
+    assert hf[b" "] > max(hf[bytes([b])] for b in b"azAZ09")
+    assert BYTE_IDS[b" "] < min(BYTE_IDS[bytes([b])] for b in b"azAZ09")
+    assert crosses((b"e", b" ")) and "(e, then a space)" in right("18-lesson-first")
+
+
 def test_gpt2_size():
     from bpe.interop.openai import get_encoding
 

@@ -13,6 +13,8 @@ The chapters' data and figures:
 - ``peers``: this package's training beside rustbpe's and Hugging Face's, each run
   in a fresh process (chapter 16 and ``make bench``);
 - ``subword``: the other subword algorithms, trained with ``tokenizers``;
+- ``divergence``: five trainers' rules, and where and why two merge lists part
+  (chapter 18);
 - ``units``: words, characters, bytes or tokens as a vocabulary's units;
 - ``utf8``: UTF-8 facts the book relies on, computed;
 - ``timing``: speed measured on a machine whose speed drifts.

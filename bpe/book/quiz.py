@@ -1,4 +1,4 @@
-"""Quiz questions for part 1 (chapters 00-07), the lesson's four among them.
+"""Quiz questions for chapters 00-07 (part 1, the lesson's four among them) and 18.
 
 Each question has its options, the right one, and a short explanation for every
 option, so that a wrong choice is told why it is wrong. The figures quoted are
@@ -546,6 +546,45 @@ QUESTIONS = (
             "Right: reading it as a merge would add a pair that was never learned.",
             "The merges start on the second line.",
             "The file gives no count; it is one merge a line.",
+        ),
+    ),
+    # Chapter 18: where merges diverge.
+    Question(
+        "18-same-rule",
+        "18",
+        "HF tokenizers and rustbpe both give a tie to the pair of smaller ids. Why "
+        "can they still learn different merges from one text?",
+        (
+            "Their ids for the bytes differ: HF sorts GPT-2's stand-in characters, so "
+            "the space (Ġ) comes after the letters; rustbpe's ids are the byte values.",
+            "One of them counts a pair that overlaps itself once, the other twice.",
+            "HF's trainer picks among equal counts at random.",
+        ),
+        0,
+        (
+            "Right: the same rule on different ids settles a tie with a space in it "
+            "the other way.",
+            "Both count every adjacent pair, overlaps included.",
+            "Nothing is random: its heap orders equal counts by the pair of ids.",
+        ),
+    ),
+    Question(
+        "18-lesson-first",
+        "18",
+        "The lesson's trainer has no pre-tokenizer. Why does its first merge on the "
+        "stories differ from every other trainer's?",
+        (
+            "It breaks the first tie the other way.",
+            "Its most frequent pair ends one word and starts the next (e, then a "
+            "space), a pair that no pre-token holds.",
+            "It starts from characters, not bytes.",
+        ),
+        1,
+        (
+            "There is no tie at the top there: the lesson's pair is simply more "
+            "frequent in the uncut text.",
+            "Right: the others cut the text first, so they never count that pair.",
+            "It starts from the 256 bytes, like the others.",
         ),
     ),
 )

@@ -39,6 +39,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .codec import DECODING, ENCODING
+from .diverging import DIVERGING
 from .fileformat import FILE_FORMAT, LAST_STEP
 from .lesson import LESSON
 from .runner import Exercise, Wrong
@@ -46,7 +47,7 @@ from .runner import verdict as run
 from .training import BYTES, COUNTING, MERGING
 
 EXERCISES = (*LESSON, *BYTES, *COUNTING, *MERGING, *ENCODING, *DECODING, *FILE_FORMAT,
-             *LAST_STEP)  # fmt: skip
+             *LAST_STEP, *DIVERGING)  # fmt: skip
 BY_NAME = {ex.name: ex for ex in EXERCISES}
 # The plausible wrong answers each check is proved to reject (tests/test_exercises.py).
 WRONG: dict[str, tuple[Wrong, ...]] = {ex.name: ex.wrong for ex in EXERCISES}

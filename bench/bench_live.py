@@ -9,8 +9,9 @@ time to read a few lines of code before pressing Run) and 0 (a click right at lo
 
 1. from the first click to the first output, and to the end of the run: what is left
    of Python's download (from localhost) and start (live.js starts it before the
-   click, when a Run button comes near the viewport), the cells above, then the cell;
-2. the same in a new page of the same context: the files now come from the cache;
+   click, when a Run button comes into view), the cells above, then the cell;
+2. the same in a new page of the same profile: the files (and V8's compiled code,
+   the WebAssembly's too) now come from its cache;
 3. a second run of the cell in the same page, against the same code in this CPython
    (medians; the ratio is the price of WebAssembly);
 4. how much the site grows: Pyodide's files, the book's archive, the scripts, the

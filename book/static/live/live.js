@@ -2,9 +2,10 @@
 // #bpe-live-data: which cells have a Run button, the hidden cells they need, and why
 // the others have none. This script adds the buttons, makes those cells editable, and
 // runs them in the page's Python (worker.js, started when a Run or Check button comes
-// near the viewport or is pointed at, or on the first Run: startSoon). The cells above a cell run first, as in a notebook; its output appears under
-// it, in an element marked data-live-output. On the console page (book/console.md) it
-// runs the console.
+// into view or is pointed at, or on the first Run: startSoon). The cells above a cell
+// run first, as in a notebook; its output appears under it, in an element marked
+// data-live-output. On the console page (book/console.md) it runs the console; on the
+// intro (DATA.progress_only) it only lends practice.js its helpers.
 (() => {
   "use strict";
   const dataNode = document.getElementById("bpe-live-data");
@@ -26,6 +27,9 @@
     if (text !== undefined) node.textContent = text;
     return node;
   };
+
+  // The page's title (not the print-only copy of it, which comes first in the page).
+  const pageTitle = () => document.querySelector("article.bd-article h1") ?? document.querySelector("article h1");
 
   function button(text, className, title) {
     const node = element("button", `bpe-live-button ${className}`, text);
@@ -241,6 +245,7 @@
     exerciseCode,
     element,
     button,
+    pageTitle,
   };
   let runs = 0; // the In [n] counter, as in Jupyter
   let busy = null; // the Status of what runs now, if anything
@@ -488,9 +493,7 @@
       });
       note.append(restart);
     }
-    // (not the print-only copy of the title, which comes first in the page)
-    const heading = document.querySelector("article.bd-article h1") ?? document.querySelector("article h1");
-    if (heading) heading.after(note);
+    pageTitle()?.after(note);
   }
 
   // ---- the console --------------------------------------------------------------------
@@ -622,20 +625,17 @@
 
   // ---- starting Python before the first Run ---------------------------------------------
   // Python takes seconds to start: it starts when the reader is about to need it, as
-  // soon as a Run or Check button (or the console's) comes within half a screen of the
-  // viewport, or is pointed at, touched or focused. A page without such a button, or
-  // whose buttons are never reached, loads none of it.
+  // soon as a Run or Check button (or the console's) comes into view, or is pointed at,
+  // touched or focused. A page without such a button, or read only above its first
+  // one, loads none of it.
   const STARTERS = ".bpe-live-run, .bpe-exercise-check, .bpe-console-form button[type=submit]";
-  const NEAR = "0px 0px 50% 0px"; // the viewport and half a screen below it
 
   function startSoon() {
     const buttons = document.querySelectorAll(STARTERS);
     if (!buttons.length) return;
     const triggers = ["pointerover", "touchstart", "focusin"];
     const near = (event) => event.target.closest?.(STARTERS) && begin();
-    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && begin(), {
-      rootMargin: NEAR,
-    });
+    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && begin());
     function begin() {
       seen.disconnect();
       for (const type of triggers) document.removeEventListener(type, near);
@@ -653,7 +653,7 @@
   }
   const consoleRoot = document.getElementById("bpe-console");
   if (consoleRoot) setUpConsole(consoleRoot);
-  else intro();
+  else if (!DATA.progress_only) intro(); // (a prose page with the progress line only)
   changed();
   // After practice.js, which adds the exercises' Check buttons (scripts that defer run
   // before this event).

@@ -301,13 +301,16 @@
     runs = 0;
   };
 
+  // Stop and restart Python (the Stop and Restart buttons): a new one starts at once,
+  // for the Run that is sure to follow, and the next Run reruns the cells above.
   function stop() {
     python.stop();
     ran.clear();
     runs = 0;
-    if (busy) busy.show("stopped: Python was restarted, and the next Run starts it again");
+    if (busy) busy.show("stopped: Python was restarted, and the next Run runs the cells above again");
     busy = null;
     changed();
+    python.start().catch(() => {}); // (a failed start is told by the next Run)
   }
 
   // ---- the chapter's cells ----------------------------------------------------------

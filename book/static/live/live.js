@@ -70,8 +70,7 @@
           if (data.type === "status") {
             this.step = data;
             this.onStatus(data);
-          }
-          else if (data.type === "ready") {
+          } else if (data.type === "ready") {
             this.facts = data;
             resolve(data);
           } else if (data.type === "failed") reject(new Error(data.error));

@@ -94,7 +94,8 @@ def cells_of(path: Path) -> list[dict]:
 
 
 def page_data(app: Sphinx, pagename: str, context: dict) -> dict | None:
-    """The JSON for live.js on one page, or None for pages without Python."""
+    """The JSON for live.js on one page, or None for a page that has neither Python
+    nor the progress line."""
     is_console = pagename == CONSOLE
     is_chapter = pagename.startswith("notebooks/")
     progress_only = pagename in PROGRESS_PAGES

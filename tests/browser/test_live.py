@@ -123,7 +123,7 @@ def test_a_page_without_run_buttons_loads_no_python(page, site_url, path):
     assert loaded == []
 
 
-def test_python_starts_when_a_run_button_comes_near_and_not_before(browser, site_url):
+def test_python_starts_with_a_run_button_in_view_and_not_before(browser, site_url):
     """Above every Run button nothing loads; with one in view, Python starts, before
     any click."""
     context = offline_context(browser, site_url, width=1280)

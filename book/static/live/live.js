@@ -627,10 +627,10 @@
 
   // ---- starting Python before the first Run ---------------------------------------------
   // Python takes seconds to start: it starts when the reader is about to need it, as
-  // soon as a Run or Check button (or the console's) comes into view, or is pointed at,
-  // touched or focused. A page without such a button, or read only above its first
-  // one, loads none of it.
-  const STARTERS = ".bpe-live-run, .bpe-exercise-check, .bpe-console-form button[type=submit]";
+  // soon as a Run or Check button (or the console's prompt) comes into view, or is
+  // pointed at, touched or focused. A page without such a button, or read only above
+  // its first one, loads none of it.
+  const STARTERS = ".bpe-live-run, .bpe-exercise-check, .bpe-console-input";
 
   function startSoon() {
     const buttons = document.querySelectorAll(STARTERS);

@@ -60,7 +60,7 @@ def mark_cells(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def download_bytes() -> int:
-    """What the first Run downloads: Pyodide's files and the book's archive."""
+    """What Python's start downloads: Pyodide's files and the book's archive."""
     files = [PYODIDE / name for name in PYODIDE_FILES] + [GENERATED / ARCHIVE]
     missing = [str(f) for f in files if not f.is_file()]
     if missing:

@@ -1,12 +1,17 @@
 """make bench (the page's Python): a Run in headless Chromium, against CPython.
 
-On the built site (``make book``), served on localhost with every other request
-refused, chapter 04's training cell (``marks.training_cell``) is clicked in fresh
-browser contexts, each with an empty cache:
+On the built site (``make book``; or the one in the folder given as the argument,
+such as an older build kept for comparison), served on localhost with every other
+request refused, chapter 04's training cell (``marks.training_cell``) is clicked in
+fresh browser profiles, each with an empty cache. As a reader would, the page loads,
+the cell is scrolled into view, and the click comes after a delay: ``READER_S`` (the
+time to read a few lines of code before pressing Run) and 0 (a click right at load):
 
-1. from the first click to the first output, and to the end of the run: Python's
-   download (from localhost), start and the cells above, then the cell;
-2. the same in a new page of the same context: the files now come from the cache;
+1. from the first click to the first output, and to the end of the run: what is left
+   of Python's download (from localhost) and start (live.js starts it before the
+   click, when a Run button comes into view), the cells above, then the cell;
+2. the same in a new page of the same profile: the files (and V8's compiled code,
+   the WebAssembly's too) now come from its cache;
 3. a second run of the cell in the same page, against the same code in this CPython
    (medians; the ratio is the price of WebAssembly);
 4. how much the site grows: Pyodide's files, the book's archive, the scripts, the
@@ -18,22 +23,26 @@ Results also go to _build/bench/live.json.
 import functools
 import gzip
 import http.server
+import itertools
 import json
 import os
 import re
 import shutil
 import statistics
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
 from bpe.book.live import cells, marks
 
 ROOT = Path(__file__).resolve().parents[1]
-SITE = ROOT / "_build" / "html"
+SITE = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else ROOT / "_build" / "html"
 OUT = ROOT / "_build" / "bench"
 CHAPTER = "04_counting_and_merging"
 REPEATS = int(os.environ.get("BENCH_REPEATS", "5"))
+READER_S = 3.0  # a reader's pause between the cell coming into view and the click
+DELAYS = (READER_S, 0.0)
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"]
 
 
@@ -66,6 +75,13 @@ CLICK = """async (index) => {
     return { first: first ?? performance.now() - began, done: performance.now() - began,
              status: status.textContent };
 }"""
+
+
+def visit(page, url, index, delay):
+    """Open the chapter, bring the cell into view, wait delay seconds as a reader."""
+    page.goto(f"{url}/notebooks/{CHAPTER}.html", wait_until="load")
+    page.locator(f"#cell-{index} .bpe-live-run").scroll_into_view_if_needed()
+    page.wait_for_timeout(delay * 1000)
 
 
 def click(page, index, phases=None):
@@ -122,32 +138,44 @@ def site_growth():
     return parts, download, compressed, total
 
 
-def clicks(index: int) -> tuple[list, list, list, list]:
-    """Timings of clicking Run on cell index, REPEATS times: with an empty cache,
-    again on the same page, and on a new page whose files come from the cache."""
+def clicks(index: int) -> tuple[dict, dict, list, list]:
+    """Timings of clicking Run on cell index, REPEATS times for each delay: in a fresh
+    browser profile ({delay: [(first, done)]}), on a new page whose files come from
+    that profile's cache (the same), and again on the same page (after the click at
+    load). A profile on disk, not a private context, as a reader's browser has: the
+    cache of a private one keeps no compiled code (V8's, for the WebAssembly too)."""
     from playwright.sync_api import sync_playwright
 
     server, url = serve(SITE)
-    cold, warm, second, phases = [], [], [], []
+    cold, warm = {d: [] for d in DELAYS}, {d: [] for d in DELAYS}
+    second, phases = [], {"cold": [], "cached": []}  # of the clicks at load
     executable = shutil.which("chromium") or "/usr/bin/chromium"
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, args=ARGS)
-        for _ in range(REPEATS):
-            context = browser.new_context()  # an empty cache
-            context.route(
-                "**/*",
-                lambda r: r.continue_() if r.request.url.startswith(url) else r.abort(),
-            )
-            page = context.new_page()
-            page.goto(f"{url}/notebooks/{CHAPTER}.html", wait_until="load")
-            cold.append(click(page, index, phases))
-            second.append(click(page, index)[1])
-            page.close()
-            page = context.new_page()  # a new worker; the files come from the cache
-            page.goto(f"{url}/notebooks/{CHAPTER}.html", wait_until="load")
-            warm.append(click(page, index))
-            context.close()
-        browser.close()
+        for _, delay in itertools.product(range(REPEATS), DELAYS):
+            with tempfile.TemporaryDirectory() as profile:
+                context = p.chromium.launch_persistent_context(
+                    profile, executable_path=executable, args=ARGS
+                )
+                context.route(
+                    "**/*",
+                    lambda r: (
+                        r.continue_() if r.request.url.startswith(url) else r.abort()
+                    ),
+                )
+                page = context.new_page()
+                visit(page, url, index, delay)
+                cold[delay].append(
+                    click(page, index, phases["cold"] if not delay else None)
+                )
+                if delay == 0:
+                    second.append(click(page, index)[1])
+                page.close()
+                page = context.new_page()  # a new worker; the files from the cache
+                visit(page, url, index, delay)
+                warm[delay].append(
+                    click(page, index, phases["cached"] if not delay else None)
+                )
+                context.close()
     server.shutdown()
     return cold, warm, second, phases
 
@@ -158,16 +186,20 @@ def report(result: dict) -> None:
     download, total = result["first_run_download_bytes"], result["site_total_bytes"]
     compressed = result["pyodide_gzip_bytes"]
     print(f"The page's Python, {result['cell']} (medians of {REPEATS}):")
-    print(
-        f"  first click to first output: {result['cold_first_output_s']:.2f} s "
-        f"(done {result['cold_done_s']:.2f} s) with an empty cache; "
-        f"{result['cached_first_output_s']:.2f} s "
-        f"(done {result['cached_done_s']:.2f} s) from the cache"
-    )
-    print(
-        "  of which Python's start: "
-        + ", ".join(f"{k} {v:.2f} s" for k, v in result["start_phases_s"].items())
-    )
+    for delay in DELAYS:
+        first, done = result["first_output_s"], result["done_s"]
+        print(
+            f"  clicked {delay:g} s after the cell came into view, first click to "
+            f"first output: {first['cold'][delay]:.2f} s (done "
+            f"{done['cold'][delay]:.2f} s) in a fresh profile; "
+            f"{first['cached'][delay]:.2f} s (done "
+            f"{done['cached'][delay]:.2f} s) from the cache"
+        )
+    for profile, phases in result["start_phases_s"].items():
+        print(
+            f"  Python's start ({profile}): "
+            + ", ".join(f"{k} {v:.2f} s" for k, v in phases.items())
+        )
     print(
         f"  a second run: {1000 * result['second_run_s']:.0f} ms, against "
         f"{1000 * native:.1f} ms in CPython ({result['second_run_over_cpython']:.0f}x; "
@@ -198,11 +230,20 @@ def main():
     result = {
         "cell": f"{CHAPTER}, cell {index}",
         "repeats": REPEATS,
-        "cold_first_output_s": median(c[0] for c in cold),
-        "cold_done_s": median(c[1] for c in cold),
-        "cached_first_output_s": median(w[0] for w in warm),
-        "cached_done_s": median(w[1] for w in warm),
-        "start_phases_s": {k: median(p[k] for p in phases) for k in phases[0]},
+        "site": str(SITE),
+        "reader_delay_s": READER_S,
+        "first_output_s": {
+            "cold": {d: median(c[0] for c in cold[d]) for d in DELAYS},
+            "cached": {d: median(w[0] for w in warm[d]) for d in DELAYS},
+        },
+        "done_s": {
+            "cold": {d: median(c[1] for c in cold[d]) for d in DELAYS},
+            "cached": {d: median(w[1] for w in warm[d]) for d in DELAYS},
+        },
+        "start_phases_s": {
+            profile: {k: median(p[k] for p in found) for k in found[0]}
+            for profile, found in phases.items()
+        },
         "second_run_s": median(second),
         "cpython_s": native,
         "second_run_over_cpython": median(second) / native,

@@ -33,10 +33,11 @@ def corpus(name: str) -> Path:
 
 def baseline(path: Path, folder: str) -> dict:
     """An older checkout's train_file, 2 workers, in a fresh process."""
-    # an older checkout keeps its runner in bench/, a newer one in bpe/book/peers.py
-    runner = Path(folder, "bench", "run_one.py")
+    # The runner is bpe/book/peers.py; a checkout from before it moved there (a61fddc)
+    # has it in bench/, under its old name, and takes the same arguments.
+    runner = Path(folder, "bpe", "book", "peers.py")
     if not runner.is_file():
-        runner = Path(folder, "bpe", "book", "peers.py")
+        runner = Path(folder, "bench", "run_one.py")
     script = [sys.executable, str(runner), "heap", str(path), "2"]
     env = {**os.environ, "PYTHONPATH": folder}
     done = subprocess.run(script, capture_output=True, text=True, check=True, env=env)

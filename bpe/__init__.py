@@ -19,18 +19,14 @@ The core imports no other part of the package. Around it, in subpackages:
 ``interop`` (tiktoken, Hugging Face, OpenAI's encodings), ``disk`` (atomic
 writes) and ``book`` (what only the book needs).
 
-Training has three homes. ``bpe.trainer`` is the core's trainer, the one the
-book teaches and the reference for the others; ``bpe.scale.training`` gives
-``bpe.train``, the same merges with faster parts plugged in, on a text in memory;
-``bpe.scale.pipeline`` trains on files, shards and streams (``train_file``,
-``train_files``, ``train_iterator``), counting in parallel and then learning as
-``bpe.train`` does. Likewise ``bpe.Tokenizer`` is ``bpe.scale.tokenizer``'s, the
-core's ``bpe.tokenizer.Tokenizer`` with a faster encoder: the same ids. The
-core's own are importable as ``from bpe.trainer import train``.
-
-The functions ``bpe.train`` and ``bpe.pretokenize`` are named for what they do;
-the modules that hold the core's code are named for what they are
-(``bpe.trainer``, ``bpe.pretokenizer``), so that no name hides the other.
+Training has three homes (``bpe.trainer`` says which does what): the core's
+``from bpe.trainer import train``, which the book teaches; ``bpe.train``
+(``bpe.scale.training``), the same merges with faster parts plugged in; and
+``bpe.scale.pipeline`` on files, shards and streams (``train_file``,
+``train_files``, ``train_iterator``). Likewise ``bpe.Tokenizer`` is
+``bpe.scale.tokenizer``'s, the core's ``bpe.tokenizer.Tokenizer`` with a faster
+encoder: the same ids. Functions are named for what they do (``bpe.train``), the
+core's modules for what they are (``bpe.trainer``), so that no name hides the other.
 """
 
 from .files import bytes_to_unicode

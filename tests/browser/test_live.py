@@ -1,6 +1,7 @@
 """The chapters' Run buttons and the console, in a real browser, with no network.
 
-Python (Pyodide) starts in a Web Worker on the first Run, from the site's own files;
+Python (Pyodide) starts in a Web Worker, from the site's own files, when a Run button
+comes near the view (or on the first Run);
 the page's context refuses every request that leaves localhost (conftest.py), so
 a test passes only if nothing else was needed.
 """
@@ -15,12 +16,17 @@ import pytest
 import bpe
 from bpe.book.live import cells, classify, marks
 
-from .conftest import SHOTS
+from .conftest import SHOTS, offline_context
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 CHAPTER = "04_counting_and_merging"
 STARTS = 120_000  # ms: Python's first start, from a cold cache on a busy machine
 PYTHON_FILES = ("/_static/pyodide/", "/_static/live/worker.js", "bpe-book.zip")
+STARTERS = ".bpe-live-run, .bpe-exercise-check"  # buttons that run the page's Python
+# How far below the view's top the nearest of them is, in screens.
+NEAREST = f"""() => Math.min(...[...document.querySelectorAll("{STARTERS}")].map(
+    (node) => node.getBoundingClientRect().top)) / window.innerHeight"""
+FAR = "09_tinystories"  # a chapter whose first Run button is below its first screen
 
 
 def notebook(name):
@@ -94,13 +100,103 @@ def set_code(cell, code):
     pre.type(code)
 
 
-def test_nothing_of_python_loads_before_the_first_run(page, site_url):
+def python_requests(page):
+    """The page's requests for its Python (the worker, Pyodide, the book's archive),
+    collected as they happen."""
     urls = []
-    page.on("request", lambda r: urls.append(r.url))
+    page.on(
+        "request",
+        lambda r: any(p in r.url for p in PYTHON_FILES) and urls.append(r.url),
+    )
+    return urls
+
+
+@pytest.mark.parametrize(
+    "path", ["book/intro.html", "notebooks/99_reproducibility_ledger.html"]
+)
+def test_a_page_without_run_buttons_loads_no_python(page, site_url, path):
+    loaded = python_requests(page)
+    page.goto(f"{site_url}/{path}", wait_until="load")
+    assert page.locator(STARTERS).count() == 0
+    page.mouse.wheel(0, 100_000)  # read to the end
+    page.wait_for_timeout(1000)
+    assert loaded == []
+
+
+def test_python_starts_with_a_run_button_in_view_and_not_before(browser, site_url):
+    """Above every Run button nothing loads; with one in view, Python starts, before
+    any click."""
+    context = offline_context(browser, site_url, width=1280)
+    page = context.new_page()
+    page.set_viewport_size({"width": 1280, "height": 500})  # (a short screen)
+    loaded = python_requests(page)
+    page.goto(f"{site_url}/notebooks/{FAR}.html", wait_until="load")
+    page.wait_for_timeout(1000)
+    assert page.evaluate(NEAREST) > 1.2, "a Run button in view at once: pick FAR anew"
+    assert loaded == []
+    page.locator(STARTERS).first.scroll_into_view_if_needed()
+    page.wait_for_function("() => window.bpeLive.python !== null", timeout=STARTS)
+    assert any("pyodide.asm.wasm" in u for u in loaded)
+    context.close()
+
+
+def test_a_run_after_python_started_early_prints_the_books_output(page, site_url):
+    index, _ = training_cell(CHAPTER)
     page.goto(f"{site_url}/notebooks/{CHAPTER}.html", wait_until="load")
-    page.wait_for_timeout(500)
-    assert page.locator(".bpe-live-run").count() > 0
-    assert not [u for u in urls if any(p in u for p in PYTHON_FILES)]
+    cell = page.locator(f"#cell-{index}")
+    cell.locator(".bpe-live-run").scroll_into_view_if_needed()
+    page.wait_for_function("() => window.bpeLive.python !== null", timeout=STARTS)
+    assert cell.locator(".bpe-live-status").inner_text() == ""  # nothing said yet
+    assert "ran in" in run_and_wait(page, cell)
+    stored = classify.stored_output(notebook(CHAPTER)["cells"][index]["outputs"])
+    assert (shown(cell, "stdout"), shown(cell, "result") or None) == stored
+
+
+# Every text the status line shows, kept in window.seenStatus as it changes.
+WATCH_STATUS = """(node) => {
+    window.seenStatus = [];
+    new MutationObserver(() => window.seenStatus.push(node.textContent))
+        .observe(node, { childList: true, characterData: true, subtree: true });
+}"""
+STEP = re.compile(r"starting Python (\d)/(\d): ")
+
+
+@pytest.mark.parametrize("width", (1280, 390))
+def test_a_run_during_the_start_says_which_step_it_is_at(browser, site_url, width):
+    """Clicked as the page opens: the status line names each step of the start, the
+    first with the download's size, readable (not cut off) at laptop and phone width,
+    then the cell's output, the book's."""
+    context = offline_context(browser, site_url, width=width)
+    page = context.new_page()
+    index, _ = training_cell(CHAPTER)
+    page.goto(f"{site_url}/notebooks/{CHAPTER}.html", wait_until="domcontentloaded")
+    cell = page.locator(f"#cell-{index}")
+    status = cell.locator(".bpe-live-status")
+    page.evaluate(WATCH_STATUS, status.element_handle())
+    cell.locator(".bpe-live-run").click()
+    page.wait_for_function(
+        "(node) => /starting Python/.test(node.textContent)",
+        arg=status.element_handle(),
+    )
+    box, bar = status.bounding_box(), cell.locator(".bpe-live-bar").bounding_box()
+    assert (
+        box["x"] >= bar["x"]
+        and box["x"] + box["width"] <= min(width, bar["x"] + bar["width"]) + 1
+    )
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    cell.locator(".bpe-live-bar").screenshot(
+        path=str(SHOTS / f"live__starting@{width}.png")
+    )
+    assert "ran in" in run_and_wait(page, cell)
+    steps = [
+        m.groups() for t in page.evaluate("window.seenStatus") if (m := STEP.search(t))
+    ]
+    assert steps and steps[-1][0] == steps[-1][1], page.evaluate("window.seenStatus")
+    first = next(t for t in page.evaluate("window.seenStatus") if "starting" in t)
+    assert "MB the first time" in first
+    stored = classify.stored_output(notebook(CHAPTER)["cells"][index]["outputs"])
+    assert (shown(cell, "stdout"), shown(cell, "result") or None) == stored
+    context.close()
 
 
 def test_the_training_cell_runs_in_the_page_and_prints_the_books_output(page, site_url):

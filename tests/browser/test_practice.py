@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from bpe.book.exercises import check_code, starter
+from bpe.book.exercises import check_code, exercises, starter
 
 from .conftest import SHOTS, errors_on, offline_context
 
@@ -120,5 +120,28 @@ def test_a_quiz_answer_is_explained_and_kept(browser, site_url):
     assert question.get_attribute("data-correct") == "true"
     assert question.locator('[data-why="1"]').is_hidden()
     assert page.evaluate("localStorage.getItem('bpe-book:quiz:04-overlap')") == "0"
+    assert not errors, errors
+    context.close()
+
+
+def test_the_intro_shows_the_exercises_progress(browser, site_url):
+    """The progress line is on the intro too, under its title, linking each chapter."""
+    context = offline_context(browser, site_url, width=1280)
+    page = context.new_page()
+    errors = errors_on(page)
+    page.goto(f"{site_url}/book/intro.html")
+    page.evaluate("localStorage.setItem('bpe-book:verdict:merge', 'pass')")
+    page.reload()
+    progress = page.locator("[data-progress]")
+    assert progress.locator('[data-chapter="04"]').inner_text().strip() == "1/3"
+    chapters = {e["chapter"] for e in exercises()}
+    assert progress.locator("a").count() == len(chapters)
+    title = page.locator("article.bd-article h1")
+    assert progress.bounding_box()["y"] > title.bounding_box()["y"]
+    assert (
+        page.locator(".bpe-live-intro").count() == 0
+    )  # no Run buttons here to explain
+    progress.locator("a", has_text="chapter 4").click()
+    page.wait_for_url(f"{site_url}/{CHAPTER}")
     assert not errors, errors
     context.close()

@@ -1,10 +1,11 @@
 // The book's cells, run on the page. sphinx_extension.py puts a JSON document in
 // #bpe-live-data: which cells have a Run button, the hidden cells they need, and why
 // the others have none. This script adds the buttons, makes those cells editable, and
-// runs them in the page's Python (worker.js, started on the first Run and never
-// before). The cells above a cell run first, as in a notebook; its output appears under
-// it, in an element marked data-live-output. On the console page (book/console.md) it
-// runs the console.
+// runs them in the page's Python (worker.js, started when a Run or Check button comes
+// into view or is pointed at, or on the first Run: startSoon). The cells above a cell
+// run first, as in a notebook; its output appears under it, in an element marked
+// data-live-output. On the console page (book/console.md) it runs the console; on the
+// intro (DATA.progress_only) it only lends practice.js its helpers.
 (() => {
   "use strict";
   const dataNode = document.getElementById("bpe-live-data");
@@ -27,6 +28,9 @@
     return node;
   };
 
+  // The page's title (not the print-only copy of it, which comes first in the page).
+  const pageTitle = () => document.querySelector("article.bd-article h1") ?? document.querySelector("article h1");
+
   function button(text, className, title) {
     const node = element("button", `bpe-live-button ${className}`, text);
     node.type = "button";
@@ -44,6 +48,7 @@
       this.onStatus = () => {};
       this.onStop = () => {};
       this.facts = null;
+      this.step = null; // the step of the start reached ({step, of, what}), while starting
     }
 
     get started() {
@@ -62,8 +67,10 @@
         }
         this.worker = worker;
         worker.onmessage = ({ data }) => {
-          if (data.type === "status") this.onStatus(data.text);
-          else if (data.type === "ready") {
+          if (data.type === "status") {
+            this.step = data;
+            this.onStatus(data);
+          } else if (data.type === "ready") {
             this.facts = data;
             resolve(data);
           } else if (data.type === "failed") reject(new Error(data.error));
@@ -125,6 +132,7 @@
       this.worker = null;
       this.ready = null;
       this.facts = null;
+      this.step = null;
       for (const job of this.pending.values()) job.resolve(null);
       this.pending.clear();
     }
@@ -236,6 +244,7 @@
     exerciseCode,
     element,
     button,
+    pageTitle,
   };
   let runs = 0; // the In [n] counter, as in Jupyter
   let busy = null; // the Status of what runs now, if anything
@@ -250,11 +259,20 @@
     return `In [${runs}] · ran in ${took} s`;
   }
 
-  // Until Python has started, `status` says how it goes (the first time, a download).
+  // Until Python has started, `status` says which step of its start it is at, the
+  // first of which is the download the first time; a start already under way (startSoon)
+  // is joined where it is.
+  function startingText(reached) {
+    const download = `${SIZE} the first time`;
+    if (!reached) return `starting Python (${download})`; // (before the worker's first word)
+    const { step, of, what } = reached;
+    return `starting Python ${step}/${of}: ${what}${step === 1 ? ` (${download})` : ""}`;
+  }
+
   function sayStarting(status) {
     if (python.started) return;
-    python.onStatus = (text) => status.running(`${text}, ${SIZE} the first time`);
-    status.running(`starting Python, ${SIZE} the first time`);
+    python.onStatus = (reached) => status.running(startingText(reached));
+    status.running(startingText(python.step));
   }
 
   // Run code with status on `status` and output in `output`; the outcome, or null.
@@ -282,13 +300,16 @@
     runs = 0;
   };
 
+  // Stop and restart Python (the Stop and Restart buttons): a new one starts at once,
+  // for the Run that is sure to follow, and the next Run reruns the cells above.
   function stop() {
     python.stop();
     ran.clear();
     runs = 0;
-    if (busy) busy.show("stopped: Python was restarted, and the next Run starts it again");
+    if (busy) busy.show("stopped: Python was restarted, and the next Run runs the cells above again");
     busy = null;
     changed();
+    python.start().catch(() => {}); // (a failed start is told by the next Run)
   }
 
   // ---- the chapter's cells ----------------------------------------------------------
@@ -450,9 +471,10 @@
       const cells = live.length === 1 ? "The cell" : `The ${live.length} cells`;
       text.append(
         `▶ ${cells} with a Run button run in your browser: edit the code, then Run ` +
-          `(or Shift+Enter). The first Run starts Python (${SIZE}, downloaded once) and runs ` +
-          "the cells above first, as a notebook would (of those without a button, only their " +
-          "imports). A cell without a button needs what this Python lacks, and says so. Or try ",
+          `(or Shift+Enter). Python (${SIZE}, downloaded once) starts when a Run button comes ` +
+          "into view, to be ready when you press it. The first Run runs the cells above first, " +
+          "as a notebook would (of those without a button, only their imports). A cell " +
+          "without a button needs what this Python lacks, and says so. Or try ",
         consoleLink,
         ".",
       );
@@ -473,9 +495,7 @@
       });
       note.append(restart);
     }
-    // (not the print-only copy of the title, which comes first in the page)
-    const heading = document.querySelector("article.bd-article h1") ?? document.querySelector("article h1");
-    if (heading) heading.after(note);
+    pageTitle()?.after(note);
   }
 
   // ---- the console --------------------------------------------------------------------
@@ -533,20 +553,31 @@
   }
 
   // A whole statement runs; an unfinished one ("for x in y:") gets another line,
-  // until a blank line ends it, as at Python's prompt. One line that does not end in
-  // ":", "\\" or an open bracket is whole; anything else Python decides.
+  // until a blank line ends it, as at Python's prompt.
   async function enterConsole(con) {
-    const { input } = con;
-    const code = input.value;
-    const lines = code.split("\n");
-    const simple = lines.length === 1 && !/[:\\([{,]\s*$/.test(code);
-    const ended = lines.length > 1 && !lines[lines.length - 1].trim();
-    const whole = simple || ended || (await python.isComplete(code).catch(() => true));
-    if (whole) await submitConsole(con, ended ? code.replace(/\s+$/, "") : code); // (less the blank line)
-    else {
-      const indent = lines[lines.length - 1].match(/^\s*/)[0] + (/:\s*$/.test(code) ? "    " : "");
-      input.setRangeText(`\n${indent}`, input.selectionStart, input.selectionEnd, "end");
-    }
+    const code = con.input.value;
+    const ended = endsWithBlankLine(code);
+    if (ended || (await isWhole(code))) await submitConsole(con, ended ? code.trimEnd() : code);
+    else newLine(con.input, code);
+  }
+
+  // The end of a line that leaves a statement open: ":", "\" or an open bracket or comma.
+  const OPEN_END = /[:\\([{,]\s*$/;
+  const BLOCK_START = /:\s*$/; // a line after it is indented one step further
+
+  const endsWithBlankLine = (code) => code.includes("\n") && !code.slice(code.lastIndexOf("\n")).trim();
+
+  // One line that does not end open is whole; anything else Python decides.
+  async function isWhole(code) {
+    if (!code.includes("\n") && !OPEN_END.test(code)) return true;
+    return python.isComplete(code).catch(() => true); // (Python will say what is wrong)
+  }
+
+  // Another line, indented as the last one, one step more after a block's start.
+  function newLine(input, code) {
+    const last = code.slice(code.lastIndexOf("\n") + 1);
+    const indent = last.match(/^\s*/)[0] + (BLOCK_START.test(code) ? "    " : "");
+    input.setRangeText(`\n${indent}`, input.selectionStart, input.selectionEnd, "end");
   }
 
   // Up and down at the input's first or last line walk the history.
@@ -594,6 +625,28 @@
     listenToConsole(consoleOf(root));
   }
 
+  // ---- starting Python before the first Run ---------------------------------------------
+  // Python takes seconds to start: it starts when the reader is about to need it, as
+  // soon as a Run or Check button (or the console's prompt) comes into view, or is
+  // pointed at, touched or focused. A page without such a button, or read only above
+  // its first one, loads none of it.
+  const STARTERS = ".bpe-live-run, .bpe-exercise-check, .bpe-console-input";
+
+  function startSoon() {
+    const buttons = document.querySelectorAll(STARTERS);
+    if (!buttons.length) return;
+    const triggers = ["pointerover", "touchstart", "focusin"];
+    const near = (event) => event.target.closest?.(STARTERS) && begin();
+    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && begin());
+    function begin() {
+      seen.disconnect();
+      for (const type of triggers) document.removeEventListener(type, near);
+      python.start().catch(() => {}); // a failed start is told by the Run that needs it
+    }
+    buttons.forEach((node) => seen.observe(node));
+    for (const type of triggers) document.addEventListener(type, near, { passive: true });
+  }
+
   // ---- start --------------------------------------------------------------------------
   for (const cell of cells) {
     if (!cell.node || cell.exercise) continue; // an exercise: practice.js sets it up
@@ -602,6 +655,9 @@
   }
   const consoleRoot = document.getElementById("bpe-console");
   if (consoleRoot) setUpConsole(consoleRoot);
-  else intro();
+  else if (!DATA.progress_only) intro(); // (a prose page with the progress line only)
   changed();
+  // After practice.js, which adds the exercises' Check buttons (scripts that defer run
+  // before this event).
+  document.addEventListener("DOMContentLoaded", startSoon);
 })();

@@ -34,7 +34,7 @@
     },
   };
 
-  const { element, button } = window.bpeLive; // live.js's, which runs first
+  const { element, button, pageTitle } = window.bpeLive; // live.js's, which runs first
 
   // ---- drawing: a verdict ---------------------------------------------------------------
   function row(list, label, value) {
@@ -181,7 +181,7 @@
     const line = progressLine();
     if (old) old.replaceWith(line);
     else {
-      const place = document.querySelector(".bpe-live-intro") ?? document.querySelector("article h1");
+      const place = document.querySelector(".bpe-live-intro") ?? pageTitle();
       place?.after(line);
     }
   }

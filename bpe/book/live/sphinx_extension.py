@@ -2,20 +2,23 @@
 
 Listed in ``_config.yml`` (``sphinx.extra_extensions``). It gives every notebook
 cell on the page the id ``cell-N`` (N: its index in the notebook), and adds to each
-chapter and to the console page ``live.js`` and ``live.css`` (the site's own files,
-in book/static/live/, served as ``_static/live`` beside the archive that ``make
-book`` writes there: ``SCRIPTS``, ``STYLES``) and a small JSON document that
-``live.js`` reads: which cells have a Run button (the tag ``live``), the source of
-the hidden cells they need, and for every other visible code cell the reason,
-from its metadata, that the page shows under it, and the imports of it that the
-page runs in its place (``marks.py`` writes them).
-Python itself is loaded only on the first Run (or the first Check).
+chapter, to the console page and to the intro ``live.js`` and ``live.css`` (the
+site's own files, in book/static/live/, served as ``_static/live`` beside the
+archive that ``make book`` writes there: ``SCRIPTS``, ``STYLES``) and a small JSON
+document that ``live.js`` reads: which cells have a Run button (the tag ``live``),
+the source of the hidden cells they need, and for every other visible code cell the
+reason, from its metadata, that the page shows under it, and the imports of it that
+the page runs in its place (``marks.py`` writes them).
+Python itself loads only when a Run or Check button comes into view or is
+pointed at, or on the first Run (``startSoon`` in live.js): never on a page
+without such a button.
 
 For the exercises and quizzes (``practice.js``, ``practice.css``): a cell with the
 metadata ``"exercise": NAME`` (its tag is ``exercise``) is listed with its name and
 its code, the starter that Reset puts back; every chapter's JSON also lists the
-exercises (name, chapter) and each chapter's address, for the progress line. A
-quiz needs nothing here: its stored HTML (``bpe.book.quiz.Quiz``) carries it all.
+exercises (name, chapter) and each chapter's address, for the progress line, which
+the intro (``PROGRESS_PAGES``) shows too. A quiz needs nothing here: its stored
+HTML (``bpe.book.quiz.Quiz``) carries it all.
 
 It also makes every figure on a chapter's page a link to its own image
 (``link_figures``): on a phone a chart is drawn narrower than it was made, its
@@ -39,6 +42,8 @@ if TYPE_CHECKING:
     from sphinx.application import Sphinx
 
 CONSOLE = "book/console"
+# Prose pages with no cells that show the exercises' progress line (and load no Python).
+PROGRESS_PAGES = ("book/intro",)
 GENERATED = ROOT / "_build" / "generated" / "live"
 EXERCISE_KEY = "exercise"  # a cell's metadata: the exercise its code starts
 # The page's scripts and style sheets: the site's own files, in book/static/live/,
@@ -55,7 +60,7 @@ def mark_cells(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def download_bytes() -> int:
-    """What the first Run downloads: Pyodide's files and the book's archive."""
+    """What Python's start downloads: Pyodide's files and the book's archive."""
     files = [PYODIDE / name for name in PYODIDE_FILES] + [GENERATED / ARCHIVE]
     missing = [str(f) for f in files if not f.is_file()]
     if missing:
@@ -89,10 +94,12 @@ def cells_of(path: Path) -> list[dict]:
 
 
 def page_data(app: Sphinx, pagename: str, context: dict) -> dict | None:
-    """The JSON for live.js on one page, or None for pages without Python."""
+    """The JSON for live.js on one page, or None for a page that has neither Python
+    nor the progress line."""
     is_console = pagename == CONSOLE
     is_chapter = pagename.startswith("notebooks/")
-    if not (is_console or is_chapter):
+    progress_only = pagename in PROGRESS_PAGES
+    if not (is_console or is_chapter or progress_only):
         return None
     data = {
         "page": pagename,
@@ -103,8 +110,8 @@ def page_data(app: Sphinx, pagename: str, context: dict) -> dict | None:
     }
     if is_console:
         data["console_setup"] = CONSOLE_SETUP
-    if is_chapter:
-        data.update(progress_data(app, context))
+    if is_chapter or progress_only:
+        data.update(progress_data(app, context), progress_only=progress_only)
         path = Path(app.env.doc2path(pagename))
         if path.suffix == ".ipynb":
             data["cells"] = cells_of(path)

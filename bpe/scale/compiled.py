@@ -68,7 +68,7 @@ def manifest() -> dict[str, Any]:
 
 
 def why_pure(module: str) -> str | None:
-    """Why module runs as Python although compiled (None: the extension runs)."""
+    """Why module runs as Python (None: its compiled extension runs)."""
     if os.environ.get(PURE, "") not in ("", "0"):
         return f"{PURE} is set"
     return why_stale(module)

@@ -5,7 +5,7 @@ STAMP  := $(VENV)/.installed
 # Notebooks start kernels with `python`: make sure it is the project's.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 export PYTHONHASHSEED := 0
-# Where the registered data files are read from (see bpe/book/data.py); beside a clone in this
+# Where the registered data files are read from (see bpe/data/registry.py); beside a clone in this
 # workplace that is ../shared/data. Override on the command line or in the environment.
 export BPE_DATA_MIRROR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data),)
 
@@ -32,24 +32,24 @@ $(MATHJAX):
 	mkdir -p vendor && rm -rf vendor/mathjax && cp -r .cache/npm/node_modules/mathjax/es5 vendor/mathjax
 
 # Pyodide (CPython compiled to WebAssembly), served from the site itself: the page's Python
-# (bpe/book/live). Only the files it loads are copied (bpe.book.live.archive.PYODIDE_FILES).
+# (bpe/book/site). Only the files it loads are copied (bpe.book.site.archive.PYODIDE_FILES).
 PYODIDE_VERSION := 314.0.8
 PYODIDE := vendor/pyodide/pyodide.asm.wasm
 $(PYODIDE): | $(STAMP)
 	npm install --silent --no-save --no-audit --no-fund --prefix .cache/npm/pyodide pyodide@$(PYODIDE_VERSION)
-	$(PYTHON) -m bpe.book.live.archive --vendor .cache/npm/pyodide/node_modules/pyodide vendor/pyodide
+	$(PYTHON) -m bpe.book.site.archive --vendor .cache/npm/pyodide/node_modules/pyodide vendor/pyodide
 
 # _build/generated is served as _static/: the playground's files, the page's Python, and
 # the book's own source, bpe-book-source.zip, which the intro's "Get the code" links.
-# OUTPUTS says where the chapters' outputs come from (bpe.book.site): --cache runs only the
+# OUTPUTS says where the chapters' outputs come from (bpe.book.site.config): --cache runs only the
 # chapters whose code changed, and all of them after any change to bpe/, data/ or
 # requirements.txt; --stored-outputs runs none.
 define build-site
 	rm -rf _build/html
-	$(PYTHON) -m bpe.book.site _config.yml _build/site_config.yml $(1)
-	$(PYTHON) -m bpe.book.playground _build/generated
-	$(PYTHON) -m bpe.book.live.archive _build/generated
-	$(PYTHON) -m bpe.book.source_archive _build/generated
+	$(PYTHON) -m bpe.book.site.config _config.yml _build/site_config.yml $(1)
+	$(PYTHON) -m bpe.book.site.playground _build/generated
+	$(PYTHON) -m bpe.book.site.archive _build/generated
+	$(PYTHON) -m bpe.book.site.source_archive _build/generated
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going --config _build/site_config.yml
 endef
 
@@ -87,7 +87,7 @@ lint: $(STAMP)
 # Which chapter cells run in the page's Python: found by running them there (Pyodide under
 # Node), and written into the notebooks as the tag `live` (tests/test_live.py checks them).
 live-marks: $(STAMP) $(PYODIDE)
-	$(PYTHON) -m bpe.book.live.marks
+	$(PYTHON) -m bpe.book.site.marks
 
 # On two workers (pytest-xdist): the exhaustive walks are cut into parts that balance.
 # Twice: as the package runs here (compiled where it could be), then the fast layer's
@@ -103,7 +103,7 @@ test-package: $(STAMP) $(PYODIDE) compiled
 	BPE_PURE_PYTHON=1 $(PYTHON) -m pytest -n 2 $(PURE_TESTS) $(HOT_SOURCES) --doctest-modules
 
 # Two workers (pytest-xdist), each chapter whole on one of them (--dist loadscope); the
-# ledger reads what the other chapters record (bpe.book.ledger), so it runs after them.
+# ledger reads what the other chapters record (bpe.book.figures.ledger), so it runs after them.
 NBVAL  := $(PYTHON) -m pytest --nbval --nbval-current-env -p no:cacheprovider
 LEDGER := notebooks/99_reproducibility_ledger.ipynb
 test-notebooks: $(STAMP) compiled
@@ -111,7 +111,7 @@ test-notebooks: $(STAMP) compiled
 	$(NBVAL) $(LEDGER)
 
 # Debian's Chromium and the fonts the pages need (牛, 🙃, Vietnamese; Liberation Mono for code and
-# DejaVu Sans Mono for its ␣, see book/static/book.css), installed when missing.
+# DejaVu Sans Mono for its ␣, see bpe/book/site/static/book.css), installed when missing.
 browser-deps:
 	@command -v chromium >/dev/null && fc-list | grep -q "Noto Color Emoji" && fc-list | grep -q "Noto Sans CJK" \
 	  && fc-list | grep -q "Liberation Mono" && fc-list | grep -q "DejaVu Sans Mono" \
@@ -136,7 +136,7 @@ bench: $(STAMP) compiled
 
 # The article's own data, from the Hugging Face hub: needs the network (not part of `make test`).
 article: $(STAMP)
-	$(PYTHON) -m bpe.book.article $(ARTICLE_ARGS)
+	$(PYTHON) -m bpe.book.figures.article $(ARTICLE_ARGS)
 
 clean:
 	rm -rf _build vendor/mathjax vendor/pyodide bpe/scale/*.so bpe/scale/compiled.json

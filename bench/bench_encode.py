@@ -25,9 +25,9 @@ from pathlib import Path
 import tiktoken
 
 import bpe
-from bpe.book.corpora import tinystories_files
-from bpe.book.timing import median_seconds, paired_ratio, seconds
+from bpe.data.corpora import tinystories_files
 from bpe.interop.openai import get_encoding
+from bpe.measure.timing import median_seconds, paired_ratio, seconds
 from bpe.scale.batch import slices
 from bpe.scale.pipeline import train_file
 

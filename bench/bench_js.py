@@ -19,8 +19,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from bpe.book import corpora, playground
-from bpe.book.timing import seconds
+from bpe.book.site import playground
+from bpe.data import corpora
+from bpe.measure.timing import seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "_build" / "bench"

@@ -34,7 +34,8 @@ import tempfile
 import threading
 from pathlib import Path
 
-from bpe.book.live import cells, marks
+from bpe.book.page import cells
+from bpe.book.site import marks
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else ROOT / "_build" / "html"

@@ -2,7 +2,7 @@
 
 GPT-2's, cl100k_base's and o200k_base's patterns each train on one file of about 48
 MiB, in a fresh process with one worker (so the peak is that process's own VmHWM,
-see bpe/book/peers.py), and with no special token: every cut comes from the pattern.
+see bpe/measure/peers.py), and with no special token: every cut comes from the pattern.
 The file is the book's TinyStories training text, NTREX-128's English and Vietnamese
 news and Tatoeba's English and Vietnamese sentences, one after another, repeated to
 the size: distinct text is not needed to measure memory. Each pattern reads the file
@@ -43,8 +43,8 @@ def patterns():
 
 def the_file():
     """The ~48 MiB file, written once into _build/bench."""
-    from bpe.book import data
-    from bpe.book.corpora import tinystories_files
+    from bpe.data import registry as data
+    from bpe.data.corpora import tinystories_files
 
     target = OUT / "memory_48mib.txt"
     if target.is_file() and target.stat().st_size >= SIZE:

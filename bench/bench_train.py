@@ -18,8 +18,8 @@ from pathlib import Path
 import regex
 
 import bpe
-from bpe.book.corpora import tinystories_files
-from bpe.book.peers import timed_run
+from bpe.data.corpora import tinystories_files
+from bpe.measure.peers import timed_run
 from bpe.scale.pipeline import pretokenize_file
 
 HERE = Path(__file__).resolve().parent

@@ -1,6 +1,6 @@
 """make bench (many words): training where the distinct pre-tokens grow with the text.
 
-Corpora (``bpe/book/word_corpora.py``): made-up words with Zipf frequencies at 10,
+Corpora (``bpe/data/word_corpora.py``): made-up words with Zipf frequencies at 10,
 40 and 100 MB, and the stories with NTREX-128 and Tatoeba. On each, this package
 (``train_file``, 2 workers), rustbpe and Hugging Face tokenizers (2 threads) train a
 10,000-entry vocabulary, each in a fresh process, one after the other; this
@@ -21,8 +21,8 @@ from pathlib import Path
 
 from bench_train import run
 
-from bpe.book.scaling import MIB
-from bpe.book.word_corpora import mixed_corpus, zipf_corpus
+from bpe.data.word_corpora import mixed_corpus, zipf_corpus
+from bpe.measure.scaling import MIB
 
 OUT = Path(__file__).resolve().parent.parent / "_build" / "bench"
 
@@ -33,9 +33,10 @@ def corpus(name: str) -> Path:
 
 def baseline(path: Path, folder: str) -> dict:
     """An older checkout's train_file, 2 workers, in a fresh process."""
-    # The runner is bpe/book/peers.py; a checkout from before it moved there (a61fddc)
+    # The runner is bpe/measure/peers.py; a checkout from before it moved there
+    # (a61fddc)
     # has it in bench/, under its old name, and takes the same arguments.
-    runner = Path(folder, "bpe", "book", "peers.py")
+    runner = Path(folder, "bpe", "measure", "peers.py")
     if not runner.is_file():
         runner = Path(folder, "bench", "run_one.py")
     script = [sys.executable, str(runner), "heap", str(path), "2"]

@@ -1,6 +1,6 @@
-// make bench (JavaScript): the playground's encoder (bpe/book/bpe.js) timed inside Node.
+// make bench (JavaScript): the playground's encoder (bpe/book/chapters/bpe.js) timed inside Node.
 //
-// bench_js.py starts this once and asks by line (book/node/driver.js), so that each JavaScript run can be
+// bench_js.py starts this once and asks by line (bpe/book/site/node/driver.js), so that each JavaScript run can be
 // paired with a Python run in the same moment. Requests (JSON, one per line):
 //   {op: "load", files}: run the vocabulary scripts; answers their names.
 //   {op: "time", name, text | texts, how: "heap" | "scan", cold}: milliseconds to encode
@@ -8,8 +8,8 @@
 //       processes is not counted; cold empties the vocabulary's piece cache first.
 //       "scan" merges each piece with the readable quadratic rule instead of the heap.
 //   {op: "ids", name, text}: the ids, to check them against Python's before timing.
-const BPE = require("../bpe/book/bpe.js");
-const { serveLines, loadVocabularies } = require("../book/node/driver.js");
+const BPE = require("../bpe/book/chapters/bpe.js");
+const { serveLines, loadVocabularies } = require("../bpe/book/site/node/driver.js");
 const vocabularies = {};
 
 function encodeByScan(text, vocabulary) { // the old playground encoder's cost

@@ -17,7 +17,9 @@ The core, these top-level modules, is what the book teaches:
 The core imports no other part of the package. Around it, in subpackages:
 ``scale`` (the same results, fast, on large inputs, and the ``bpe`` command),
 ``interop`` (tiktoken, Hugging Face, OpenAI's encodings), ``disk`` (atomic
-writes) and ``book`` (what only the book needs).
+writes), ``data`` (the pinned data files and the texts built from them),
+``measure`` (speed and memory beside the peers) and ``book`` (what only the book
+needs).
 
 Training has three homes (``bpe.trainer`` says which does what): the core's
 ``from bpe.trainer import train``, which the book teaches; ``bpe.train``

@@ -1,6 +1,6 @@
-// The book's JavaScript BPE (bpe/book/bpe.js, explorer.js) under Node, for the tests.
+// The book's JavaScript BPE (bpe/book/chapters/bpe.js, explorer.js) under Node, for the tests.
 //
-// One request per line on stdin, one JSON answer per line on stdout (book/node/driver.js),
+// One request per line on stdin, one JSON answer per line on stdout (bpe/book/site/node/driver.js),
 // so that a test session starts Node (and loads the big vocabularies) once. Byte strings travel as
 // arrays of byte values. Requests:
 //   {op: "load", files}: run the shipped vocabulary scripts; answers their names.
@@ -19,9 +19,9 @@
 //       that this engine's \p{class} takes once bpe.js has swapped them (seenAs).
 //   {op: "pieces", texts, unicode}: for each text, its pre-tokens' lengths in code
 //       points, as bpe.js cuts it with its pattern (GPT-2's) and the Unicode view.
-const BPE = require("../bpe/book/bpe.js");
-const EXPLORER = require("../bpe/book/explorer.js");
-const { serveLines, loadVocabularies } = require("../book/node/driver.js");
+const BPE = require("../bpe/book/chapters/bpe.js");
+const EXPLORER = require("../bpe/book/chapters/explorer.js");
+const { serveLines, loadVocabularies } = require("../bpe/book/site/node/driver.js");
 
 const bytes = (s) => Array.from(s, (c) => c.charCodeAt(0));
 const vocabularies = {};

@@ -15,8 +15,9 @@ EOT = "<|endoftext|>"
 
 @pytest.fixture(scope="session")
 def tinystories_train_text():
-    """TinyStories training text of the book (needs the mirror: bpe/book/data.py)."""
-    from bpe.book.corpora import tinystories_files
+    """TinyStories training text of the book (needs the mirror:
+    bpe/data/registry.py)."""
+    from bpe.data.corpora import tinystories_files
 
     return tinystories_files()[0].read_text(encoding="utf-8")
 

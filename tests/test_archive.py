@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from bpe.book import site, source_archive
+from bpe.book.site import config as site
+from bpe.book.site import source_archive
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = "notebooks/06_decoding_and_special_tokens.ipynb"  # short, and data-free
@@ -79,7 +80,9 @@ def test_the_readme_commands_are_make_targets(unpacked):
         ["make", "-n", *commands], cwd=unpacked, capture_output=True, text=True
     )
     assert dry.returncode == 0, dry.stderr
-    assert "bpe.book.source_archive" in dry.stdout  # the unpacked book packs itself too
+    assert (
+        "bpe.book.site.source_archive" in dry.stdout
+    )  # the unpacked book packs itself too
 
 
 def test_without_git_it_walks_the_same_files(unpacked):
@@ -94,7 +97,7 @@ def test_the_site_and_the_chapters_point_at_it():
     assert "_build/generated" in served  # what the Makefile writes it into
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     steps = makefile.split("\ndefine build-site", 1)[1].split("\nendef", 1)[0]
-    assert "-m bpe.book.source_archive _build/generated" in steps
+    assert "-m bpe.book.site.source_archive _build/generated" in steps
     for target in ("book", "preview"):
         recipe = makefile.split(f"\n{target}:", 1)[1].split("\n\n", 1)[0]
         assert "$(call build-site," in recipe, target

@@ -2,7 +2,9 @@
 
 import pytest
 
-from bpe.book import analysis, article, corpora, ledger
+from bpe.book.chapters import analysis
+from bpe.book.figures import article, ledger
+from bpe.data import corpora
 
 EOT = "<|endoftext|>"
 

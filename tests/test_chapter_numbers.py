@@ -179,7 +179,7 @@ def without_js_comments(source: str) -> str:
 
 WIDGETS = sorted(  # the package's book helpers, and the site's own scripts
     p
-    for folder in (ROOT / "bpe" / "book", ROOT / "book" / "static")
+    for folder in (ROOT / "bpe" / "book",)
     for p in folder.rglob("*")
     if p.suffix in (".py", ".js")
 )

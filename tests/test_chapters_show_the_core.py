@@ -1,6 +1,7 @@
 """Every function and class of the core appears, as its current source, in a chapter.
 
-The chapters display source with ``bpe.book.show_source``; its plain-text form is
+The chapters display source with ``bpe.book.chapters.show_source``; its plain-text form
+is
 stored in the executed notebooks (and re-checked against a fresh run by nbval), so
 finding a definition's current source there means a chapter shows it, as it is.
 The appendix (98) shows each core module in full, but it is not a chapter: each
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe.book.show_source import definition, source
+from bpe.book.chapters.show_source import definition, source
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 CORE = ["bpe.pretokenizer", "bpe.trainer", "bpe.tokenizer", "bpe.files"]

@@ -5,7 +5,7 @@ import json
 import pytest
 
 import bpe
-from bpe.book import data
+from bpe.data import registry as data
 from bpe.files import text_to_token
 
 FIXTURES = "fixtures/cs336-assignment1-basics/"

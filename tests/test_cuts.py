@@ -20,7 +20,7 @@ def parts(text, at):
 
 
 def test_white_space_is_regexs_backslash_s_and_the_stand_ins():
-    from bpe.book.live.regex_standin import WHITE_SPACE as STAND_IN
+    from bpe.book.page.regex_standin import WHITE_SPACE as STAND_IN
 
     spaces = "".join(c for c in EVERY_CHARACTER if regex.match(r"\s", c))
     assert spaces == cuts.WHITE_SPACE

@@ -4,7 +4,8 @@ import hashlib
 
 import pytest
 
-from bpe.book import corpora, data
+from bpe.data import corpora
+from bpe.data import registry as data
 
 NAME = "en-vi/tatoeba-test-v2021-08-07/tatoeba-test-v2021-08-07.eng"
 
@@ -181,7 +182,7 @@ def test_a_chapter_credits_each_origin_once_where_it_first_loads(monkeypatch, ca
 
 
 def test_the_page_s_reset_credits_the_data_again_as_a_new_kernel(monkeypatch, capsys):
-    from bpe.book.live import page
+    from bpe.book.page import session as page
 
     monkeypatch.setattr(data, "_credited", set())
     corpora.tinystories_files()

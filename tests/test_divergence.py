@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 import bpe
-from bpe.book import divergence as d
-from bpe.book.toy import ToyBPE, replace_pair
+from bpe.book.chapters import divergence as d
+from bpe.book.chapters.toy import ToyBPE, replace_pair
 
 TOY = "low low low lower lowest newer newest wider widest wide\n" * 3
 STORYLIKE = (

@@ -12,13 +12,14 @@ import re
 from pathlib import Path
 
 import pytest
+from chapter_cells import starter
 from hypothesis import given
 from hypothesis import strategies as st
 
-import bpe.book.exercises as exercises
-from bpe.book.exercises import EXERCISES, WRONG, check, starter, verdict
-from bpe.book.exercises.inputs import smaller
-from bpe.book.exercises.runner import Raised, all_cases, call, fails, shrink
+import bpe.book.practice as exercises
+from bpe.book.practice import EXERCISES, WRONG, check, verdict
+from bpe.book.practice.inputs import smaller
+from bpe.book.practice.runner import Raised, all_cases, call, fails, shrink
 from bpe.files import bytes_to_unicode
 from bpe.pretokenizer import split_special, to_bytes
 from bpe.tokenizer import encode_word

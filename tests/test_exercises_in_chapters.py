@@ -1,42 +1,26 @@
-"""Every exercise and every quiz question is in its chapter, as the page needs it.
+"""Every exercise and every quiz is in its chapter, as the page needs it.
 
-Each exercise of bpe.book.exercises has, in its chapter (notebooks 00-07, 18): a starter
-cell tagged ``exercise`` with metadata ``"exercise": NAME`` whose code is the
-exercise's starter, then a visible cell that calls ``check`` and stores the
-starter's failing verdict, and later a solution cell whose stored output is a pass.
-Each chapter's quiz is a hidden cell whose stored HTML is ``Quiz(chapter)``'s, so
-the page shows the questions of bpe/book/quiz.py as they stand.
+Each exercise of bpe.book.practice has, in its chapter (notebooks 00-07, 18): one
+starter cell tagged ``exercise`` with metadata ``"exercise": NAME`` (its code is
+the starter, written there only), then a visible cell that calls ``check`` and
+stores the starter's failing verdict, and later a solution cell whose stored
+output is a pass. Each chapter's quiz is one hidden cell, ``Quiz(chapter, text)``,
+whose text holds the questions and whose stored HTML is what that text gives.
 """
 
 from __future__ import annotations
 
 import html
-import json
 import re
-from pathlib import Path
 
 import pytest
+from chapter_cells import chapter_cells, quiz_call, quiz_questions, source, starter
 
-from bpe.book.exercises import (
-    EXERCISES,
-    check_code,
-    function_name,
-    starter,
-    verdict,
-)
-from bpe.book.quiz import QUESTIONS, Quiz
+from bpe.book.practice import EXERCISES, check_code, function_name, verdict
+from bpe.book.practice.quiz import Quiz
 
-NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+QUESTIONS = quiz_questions()
 CHAPTERS = sorted({ex.chapter for ex in EXERCISES} | {q.chapter for q in QUESTIONS})
-
-
-def chapter_cells(chapter: str) -> list[dict]:
-    (path,) = NOTEBOOKS.glob(f"{chapter}_*.ipynb")
-    return json.loads(path.read_text(encoding="utf-8"))["cells"]
-
-
-def source(cell: dict) -> str:
-    return "".join(cell["source"])
 
 
 def printed(cell: dict) -> str:
@@ -58,7 +42,7 @@ def test_exercise_is_in_its_chapter(ex):
     assert len(starters) == 1, f"{ex.name}: one starter cell in chapter {ex.chapter}"
     here = cells[starters[0]]
     assert "exercise" in here["metadata"].get("tags", [])
-    assert source(here) == starter(ex.name).rstrip("\n")
+    assert f"def {function_name(ex.name)}(" in source(here)
     call = f'check("{ex.name}", {function_name(ex.name)})'
     after = cells[starters[0] + 1]
     assert after["cell_type"] == "code" and source(after).endswith(call)
@@ -75,20 +59,20 @@ def test_exercise_is_in_its_chapter(ex):
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_quiz_is_in_its_chapter(chapter):
-    shown = [
-        c
-        for c in chapter_cells(chapter)
-        if c["cell_type"] == "code" and f'Quiz("{chapter}")' in source(c)
-    ]
+    shown = [c for c in chapter_cells(chapter) if quiz_call(c)]
     assert len(shown) == 1
+    assert quiz_call(shown[0])[0] == chapter
     assert "remove-input" in shown[0]["metadata"].get("tags", [])
     (output,) = shown[0]["outputs"]
-    assert "".join(output["data"]["text/html"]) == Quiz(chapter)._repr_html_()
+    assert (
+        "".join(output["data"]["text/html"]) == Quiz(*quiz_call(shown[0]))._repr_html_()
+    )
 
 
 def test_quiz_html_carries_what_the_page_needs():
     for chapter in CHAPTERS:
-        page = Quiz(chapter)._repr_html_()
+        (call,) = filter(None, map(quiz_call, chapter_cells(chapter)))
+        page = Quiz(*call)._repr_html_()
         for q in QUESTIONS:
             if q.chapter != chapter:
                 continue

@@ -13,9 +13,10 @@ import shutil
 import time
 
 import pytest
+from chapter_cells import starter
 
-from bpe.book.exercises import EXERCISES, check_code, starter
-from bpe.book.live import marks
+from bpe.book.practice import EXERCISES, check_code
+from bpe.book.site import marks
 
 pytestmark = pytest.mark.skipif(
     shutil.which("node") is None and not os.environ.get("CI"),
@@ -24,12 +25,12 @@ pytestmark = pytest.mark.skipif(
 
 CHECK = """
 import json, time
-from bpe.book.live import page
+from bpe.book.page import session as page
 job = json.loads(job_input)
 if job.get("fresh"):
     page.reset()  # a new page: nothing defined yet
 began = time.perf_counter()
-from bpe.book.exercises import check_code
+from bpe.book.practice import check_code
 result = check_code(job["name"], job["code"], page.namespace)
 result["seconds"] = time.perf_counter() - began
 json.dumps(result)

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from js_strings import strings
 
 import bpe
-from bpe.book.display import trace_encode
-from bpe.book.widget import explorer_html
+from bpe.book.chapters.display import trace_encode
+from bpe.book.chapters.explorer import explorer_html
 from bpe.interop.unicode import DIFFERENCES, find_as_tiktoken
 from bpe.pretokenizer import finder
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe
-from bpe.book.corpora import en_vi_pairs
+from bpe.data.corpora import en_vi_pairs
 from bpe.interop.openai import get_encoding
 from bpe.scale.cli import main
 from bpe.scale.pipeline import train_file, train_files, train_iterator
@@ -274,7 +274,7 @@ def test_bpe_train_from_a_folder(tmp_path, capsys, vietnamese):
 
 
 def test_the_first_n_new_merges_are_what_asking_for_n_learns(gpt2, vietnamese):
-    from bpe.book.analysis import first_merges
+    from bpe.book.chapters.analysis import first_merges
 
     text, _ = vietnamese
     vocab, merges = bpe.train(text, len(gpt2.vocab) + 400, start=gpt2)

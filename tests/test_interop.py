@@ -30,7 +30,7 @@ def stories_tok(tinystories_train_text):
 
 
 def test_gpt2_files_encode_like_tiktoken_on_the_heldout_stories():
-    from bpe.book.corpora import tinystories_files
+    from bpe.data.corpora import tinystories_files
 
     text = tinystories_files()[1].read_text(encoding="utf-8")
     tok = bpe.Tokenizer.from_files(

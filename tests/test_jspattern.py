@@ -1,4 +1,4 @@
-"""Pre-tokenizer patterns rewritten for JavaScript (bpe/book/jspattern.py).
+"""Pre-tokenizer patterns rewritten for JavaScript (bpe/book/site/jspattern.py).
 
 The ids the rewritten patterns give are checked under Node in test_playground.py;
 here, the rewriting itself, and the case folds it assumes, measured on tiktoken.
@@ -8,7 +8,7 @@ import pytest
 import tiktoken
 
 import bpe
-from bpe.book.jspattern import CASE_FOLDS, cases, js_pattern
+from bpe.book.site.jspattern import CASE_FOLDS, cases, js_pattern
 from bpe.interop.openai import get_encoding
 
 

@@ -77,9 +77,11 @@ def test_no_import_cycles():
 def test_the_graph_holds_every_module():
     edges = graph()
     assert CORE_MODULES <= set(edges)
-    assert {"bpe.scale.tokenizer", "bpe.disk.atomic", "bpe.book.show_source"} <= set(
-        edges
-    )
+    assert {
+        "bpe.scale.tokenizer",
+        "bpe.disk.atomic",
+        "bpe.book.chapters.show_source",
+    } <= set(edges)
 
 
 def test_nothing_outside_the_book_imports_it():
@@ -195,3 +197,58 @@ def test_every_training_entry_point_checks_workers_the_same_way(tmp_path, toy):
         for bad in (True, 0, -1, 1.5, "2"):
             with pytest.raises(ValueError, match="positive integer"):
                 call(bad)
+
+
+# Each layer imports only the layers below it (the core is below all): the book's
+# parts sit on the data and the measures, which sit on the fast layer. interop holds
+# formats only; disk holds safe writes only.
+BELOW = {
+    "disk": set(),
+    "interop": {"disk"},
+    "scale": {"disk", "interop"},
+    "data": {"disk", "interop", "scale"},
+    "measure": {"disk", "interop", "scale", "data"},
+    "book": {"disk", "interop", "scale", "data", "measure"},
+}
+# Within the book: what the page runs never needs the site's build, and what the
+# chapters call never needs the page, the site or the practice.
+BOOK_BELOW = {
+    "chapters": set(),
+    "figures": {"chapters"},
+    "practice": {"chapters"},
+    "page": {"chapters", "practice"},
+    "site": {"chapters", "figures", "practice", "page"},
+}
+
+
+def layer_of(module, depth=1):
+    parts = module.split(".")
+    return parts[depth] if len(parts) > depth else None
+
+
+@pytest.mark.parametrize("layer", sorted(BELOW))
+def test_each_layer_imports_only_the_layers_below_it(layer):
+    for name, imported in graph().items():
+        if layer_of(name) != layer:
+            continue
+        above = {m for m in imported if layer_of(m) in set(BELOW) - BELOW[layer]}
+        above = {m for m in above if layer_of(m) != layer}
+        assert not above, f"{name} imports {sorted(above)}"
+
+
+@pytest.mark.parametrize("part", sorted(BOOK_BELOW))
+def test_each_part_of_the_book_imports_only_the_parts_below_it(part):
+    for name, imported in graph().items():
+        if not name.startswith(f"bpe.book.{part}"):
+            continue
+        book = {m for m in imported if m.startswith("bpe.book.")}
+        above = {m for m in book if layer_of(m, 2) not in BOOK_BELOW[part] | {part}}
+        assert not above, f"{name} imports {sorted(above)}"
+
+
+def test_the_book_has_its_parts_and_few_modules_at_its_top():
+    top = sorted(p.name for p in (PACKAGE / "book").glob("*.py"))
+    assert top == ["__init__.py"], top
+    for part in BOOK_BELOW:
+        init = PACKAGE / "book" / part / "__init__.py"
+        assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), part

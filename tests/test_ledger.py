@@ -1,7 +1,7 @@
 import pytest
 
-from bpe.book import ledger
-from bpe.book.article_figures import ARTICLE, SECTIONS
+from bpe.book.figures import ledger
+from bpe.book.figures.quoted import ARTICLE, SECTIONS
 
 
 @pytest.fixture()

@@ -12,16 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from bpe.book import playground, site
-from bpe.book.live import (
-    absent,
+from bpe.book.page import absent, cells, regex_standin
+from bpe.book.page import session as page
+from bpe.book.site import (
+    STATIC,
     archive,
-    cells,
     classify,
     marks,
-    page,
+    playground,
+    source_archive,
     sphinx_extension,
 )
+from bpe.book.site import config as site
 
 
 def run(source, namespace=None):
@@ -233,19 +235,19 @@ def test_reasons_name_what_is_missing():
         return classify.reason({}, {**full, **outcome}, {"log": 3})
 
     assert reason(missing_module="pandas", error="x") == "it needs pandas"
-    in_the_cell = traceback(["<cell 3>", "/x/lib/bpe/book/live/absent.py"])
+    in_the_cell = traceback(["<cell 3>", "/x/lib/bpe/book/page/absent.py"])
     used = in_the_cell + "ModuleNotFoundError: ... (pandas.DataFrame was used), ..."
     assert reason(missing_module="pandas", error=used) == (
         "it uses pandas.DataFrame, and the page's Python has no pandas"
     )
     deep = traceback(
-        ["<cell 3>", "/x/lib/bpe/book/corpora.py", "/x/lib/bpe/interop/openai.py"]
+        ["<cell 3>", "/x/lib/bpe/data/corpora.py", "/x/lib/bpe/interop/openai.py"]
     )
     assert reason(missing_module="tiktoken", error=deep + "ModuleNotFoundError") == (
-        "it calls f (bpe.book.corpora), which needs tiktoken"
+        "it calls f (bpe.data.corpora), which needs tiktoken"
     )
     assert reason(error=deep + "ValueError: no") == (
-        "here f (bpe.book.corpora) raises ValueError: no"
+        "here f (bpe.data.corpora) raises ValueError: no"
     )
     assert reason(missing_module="resource", error="x").startswith(
         "it needs worker processes"
@@ -359,20 +361,21 @@ def test_the_archive_holds_the_package_the_stand_in_and_the_toy_corpus():
     assert {
         "lib/bpe/__init__.py",
         "lib/bpe/pretokenizer.py",
-        "lib/bpe/book/live/page.py",
+        "lib/bpe/book/page/session.py",
     } <= set(names)
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
-    assert standin == (archive.HERE / "regex_standin.py").read_bytes()
+    assert standin == Path(regex_standin.__file__).read_bytes()
     assert corpus == (archive.ROOT / "data" / "toy_corpus.txt").read_bytes()
-    assert dates == {archive.STAMP}
+    assert dates == {source_archive.STAMP}
 
 
 def test_the_pages_scripts_are_the_sites_files_served_once(tmp_path, monkeypatch):
-    """live.js and the rest live in book/static, which the site serves as _static/;
+    """live.js and the rest live in bpe/book/site/static, which the site serves as
+    _static/;
     the build writes only what it generates beside them, never a second copy."""
-    static = archive.ROOT / "book" / "static"
+    static = STATIC
     config = site.load_config(archive.ROOT / "_config.yml")
-    assert "book/static" in config["sphinx"]["config"]["html_static_path"]
+    assert "bpe/book/site/static" in config["sphinx"]["config"]["html_static_path"]
     worker = ("live/worker.js", "live/python_home.mjs")  # what live.js's worker loads
     for name in (*sphinx_extension.SCRIPTS, *sphinx_extension.STYLES, *worker):
         assert (static / name).is_file(), name
@@ -393,7 +396,7 @@ def test_the_console_setup_is_shown_and_runs(toy_corpus, monkeypatch):
 
 
 def test_every_figure_links_its_own_image_once():
-    from bpe.book.live.sphinx_extension import link_figures
+    from bpe.book.site.sphinx_extension import link_figures
 
     body = (
         '<p>x</p><img alt="a" src="../_images/a.png" />'
@@ -419,3 +422,15 @@ def test_a_mark_changes_only_when_the_time_is_clearly_on_the_other_side():
     assert too_slow(slow * classify.MARGIN * 1.1, tags=[classify.LIVE_TAG])
     assert too_slow(slow * 0.5, reason=classify.SLOW_REASON)  # stays without one
     assert not too_slow(slow / classify.MARGIN * 0.9, reason=classify.SLOW_REASON)
+
+
+def test_untimed_the_stored_slowness_mark_is_the_verdict(monkeypatch):
+    """The tests classify untimed: a busy machine can change no verdict of theirs."""
+    monkeypatch.setattr(classify, "TIMED", False)
+
+    def too_slow(seconds, **cell):
+        return classify.too_slow(cell, {"seconds": seconds})
+
+    assert not too_slow(classify.SLOW * 100)  # however long an unmarked cell takes
+    assert not too_slow(classify.SLOW * 100, tags=[classify.LIVE_TAG])
+    assert too_slow(0.0, reason=classify.SLOW_REASON)  # however quick a marked one

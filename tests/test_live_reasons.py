@@ -18,9 +18,9 @@ import shutil
 
 import pytest
 
-from bpe.book.live import classify, marks
-from bpe.book.live.absent import ABSENT
-from bpe.book.site import is_bootstrap
+from bpe.book.page.absent import ABSENT
+from bpe.book.site import classify, marks
+from bpe.book.site.config import is_bootstrap
 
 pytestmark = pytest.mark.skipif(
     shutil.which("node") is None and not os.environ.get("CI"),
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.skipif(
 
 REPLAY = """
 import json
-from bpe.book.live import page
+from bpe.book.page import session as page
 page.reset()
 page.fresh_folder()  # as a newly opened page: no file an earlier run saved
 tried = {}
@@ -228,14 +228,15 @@ def test_a_wrong_reason_is_caught(pyodide):
     right = reasons_notebook(
         "it uses pandas.DataFrame, and the page's Python has no pandas",
         "it uses y, from a hidden cell that does not run here",
-        "here path (bpe.book.data) raises KeyError: \"'nowhere/nothing' is not in …",
+        "here path (bpe.data.registry) raises KeyError: "
+        "\"'nowhere/nothing' is not in …",
         "its output here differs from the book's, from: 2",
     )
     assert wrong_reasons(right, pyodide) == []
     wrong = reasons_notebook(
         "it needs numpy",
         "it uses z, from a cell above that does not run here",
-        "it calls tinystories_files (bpe.book.corpora), which needs tiktoken",
+        "it calls tinystories_files (bpe.data.corpora), which needs tiktoken",
         classify.SLOW_REASON,
     )
     problems = wrong_reasons(wrong, pyodide)

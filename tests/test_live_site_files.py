@@ -1,8 +1,8 @@
 """What the page's Python reads from the site: OpenAI's encodings and the data files.
 
 ``bpe.interop.openai.get_encoding`` in the page is the package's own tokenizer on
-the token playground's vocabulary files; ``bpe.book.data`` reads the registered
-files that ``bpe.book.live.archive`` copies into the site. Under CPython the
+the token playground's vocabulary files; ``bpe.data.registry`` reads the registered
+files that ``bpe.book.site.archive`` copies into the site. Under CPython the
 page's path is checked against tiktoken's own tables, token by token; under Node
 (Pyodide, ``marks.PagePython``, with the same files as the site) the page gives
 tiktoken's ids and the texts CPython reads, and says which file it lacks.
@@ -15,8 +15,10 @@ import shutil
 
 import pytest
 
-from bpe.book import corpora, data
-from bpe.book.live import archive, marks
+from bpe.book.page import vocabularies
+from bpe.book.site import archive, marks
+from bpe.data import corpora
+from bpe.data import registry as data
 from bpe.interop import openai
 from bpe.interop.ranks import from_tiktoken
 
@@ -40,8 +42,8 @@ def site(tmp_path_factory):
 @pytest.mark.parametrize("name", openai.COMPARED)
 def test_the_page_encoding_is_tiktokens_token_by_token(site, name, monkeypatch):
     """Every token, merge, special token and the pattern: the served file is exact."""
-    monkeypatch.setenv(openai.SITE_SETTING, str(site))
-    page = openai.page_encoding(name)
+    monkeypatch.setenv(vocabularies.SITE_SETTING, str(site))
+    page = vocabularies.get_encoding.__wrapped__(name)
     real = openai.get_encoding(name)  # tiktoken's, under CPython
     vocab, merges, specials, pattern = from_tiktoken(real)
     assert (page.vocab, page.merges, list(page.specials), page.pattern) == (
@@ -69,21 +71,23 @@ def test_the_page_encoding_is_tiktokens_token_by_token(site, name, monkeypatch):
 
 
 def test_the_page_serves_only_the_compared_encodings(site, monkeypatch):
-    monkeypatch.setenv(openai.SITE_SETTING, str(site))
+    monkeypatch.setenv(vocabularies.SITE_SETTING, str(site))
     with pytest.raises(ValueError, match="serves the encodings gpt2"):
-        openai.page_encoding("p50k_base")
+        vocabularies.get_encoding("p50k_base")
 
 
 def test_every_registered_file_and_gpt2s_files_are_served(site):
     names = {f"{data.SERVED}/{name}" for name in data.REGISTRY}
-    names |= {f"{openai.SERVED_OPENAI}/{name}" for name in openai.SERVED_FILES}
+    names |= {
+        f"{vocabularies.SERVED_OPENAI}/{name}" for name in vocabularies.SERVED_FILES
+    }
     assert set(archive.served()) == names
     for name, entry in data.REGISTRY.items():
         copy = site / data.SERVED / name
         assert copy.stat().st_size == entry.size
         assert data.sha256_of(copy) == entry.sha256
-    for name in openai.SERVED_FILES:
-        copy = site / openai.SERVED_OPENAI / name
+    for name in vocabularies.SERVED_FILES:
+        copy = site / vocabularies.SERVED_OPENAI / name
         assert copy.read_bytes() == openai.shipped_path(name).read_bytes()
 
 
@@ -103,7 +107,8 @@ def test_every_registered_file_has_a_credit_line():
 
 IN_THE_PAGE = """
 import hashlib, json
-from bpe.book import corpora, data
+from bpe.data import corpora
+from bpe.data import registry as data
 from bpe.interop.openai import get_encoding, shipped_path
 
 def digest(value):
@@ -121,7 +126,7 @@ found["pairs"] = {c: digest(corpora.en_vi_pairs(c)) for c in corpora.EN_VI}
 found["split"] = digest(corpora.ntrex_split())
 found["encoder.json"] = data.sha256_of(shipped_path("encoder.json"))
 try:
-    data.served("nowhere/nothing", data.cache_dir() / "nothing")
+    data.fetch("nowhere/nothing", data.cache_dir() / "nothing")
 except data.DataError as error:
     found["missing"] = str(error)
 json.dumps(found)

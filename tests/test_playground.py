@@ -4,7 +4,7 @@ The book's TinyStories vocabulary is checked against bpe.Tokenizer (which reads
 Unicode as `regex` does), GPT-2, cl100k_base and o200k_base against tiktoken (and
 its older Unicode tables): ordinary text (encode_ordinary) and, with the
 special-token switch on, encode(allowed_special="all"). The files are the
-ones `make book` ships (bpe.book.playground), loaded into one Node process.
+ones `make book` ships (bpe.book.site.playground), loaded into one Node process.
 """
 
 import json
@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from js_strings import strings
 
 import bpe
-from bpe.book import corpora, playground
-from bpe.book.jspattern import js_changed, js_pattern
+from bpe.book.site import playground
+from bpe.book.site.jspattern import js_changed, js_pattern
+from bpe.data import corpora
 from bpe.interop import unicode
 from bpe.interop.ranks import split_by_ranks
 
@@ -264,6 +265,7 @@ def test_the_scripts_are_copied_as_they_are(shipped):
         assert shipped[name].read_text(encoding="utf-8") == (
             playground.HERE / name
         ).read_text(encoding="utf-8")
-    # the page's own script is served from book/static, not copied a second time
+    # the page's own script is served from bpe/book/site/static, not copied a second
+    # time
     assert playground.SITE_SCRIPT.is_file()
     assert playground.SITE_SCRIPT.name not in shipped

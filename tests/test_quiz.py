@@ -1,5 +1,5 @@
-"""The quiz: well formed, two or more questions per chapter of part 1, and the facts
-its right answers state are computed here rather than trusted."""
+"""The quiz, read from the chapters: well formed, two or more questions per chapter of
+part 1, and the facts its right answers state are computed here rather than trusted."""
 
 from __future__ import annotations
 
@@ -7,16 +7,18 @@ import warnings
 from collections import Counter
 
 import pytest
+from chapter_cells import quiz_questions
 
-from bpe.book.quiz import QUESTIONS, grade, questions
-from bpe.book.toy import ToyBPE
-from bpe.book.utf8 import SURROGATES
+from bpe.book.chapters.toy import ToyBPE
+from bpe.book.chapters.utf8 import SURROGATES
+from bpe.book.practice.quiz import Quiz, parse
 from bpe.files import MERGES_HEADER, bytes_to_unicode
 from bpe.pretokenizer import pretokenize, pretokens
 from bpe.tokenizer import Tokenizer, encode_word
 from bpe.trainer import count_pairs, merge, train
 
 EOT = "<|endoftext|>"
+QUESTIONS = quiz_questions()
 BY_ID = {q.id: q for q in QUESTIONS}
 
 
@@ -44,18 +46,24 @@ def test_every_chapter_of_part_one_has_two_questions_and_the_lesson_four():
     assert chapters == sorted(chapters)  # book order
 
 
-def test_grade():
-    assert grade("04-overlap", 0) == dict(
-        correct=True, right=0, why=BY_ID["04-overlap"].why[0]
-    )
-    assert grade("04-overlap", 1)["correct"] is False
-    with pytest.raises(ValueError):
-        grade("04-overlap", 3)
-    with pytest.raises(ValueError):
-        grade("no-such-question", 0)
-    assert [q["id"] for q in questions("07")] == [
-        q.id for q in QUESTIONS if q.chapter == "07"
-    ]
+def test_a_quiz_that_is_not_well_formed_is_refused_in_one_sentence():
+    good = "- {text: '2', why: 'Right.', correct: true}\n- {text: '3', why: No.}"
+    assert len(parse("04", f"- id: x\n  question: q\n  options:\n{indent(good)}")) == 1
+    for bad, said in [
+        ("", "not a list of questions"),
+        ("- id: x\n  question: q", "lacks 'options'"),
+        ("- id: x\n  options: []", "lacks 'question'"),
+        (f"- id: x\n  question: q\n  options:\n{indent(good.replace('true', 'false'))}",
+         "mark exactly one option correct, not 0"),
+        ("- id: x\n  question: q\n  options:\n  - {text: a, correct: true}",
+         "lacks 'why'"),
+    ]:  # fmt: skip
+        with pytest.raises(ValueError, match=said):
+            Quiz("04", bad)
+
+
+def indent(text):
+    return "\n".join("  " + line for line in text.splitlines())
 
 
 def test_utf8_facts():
@@ -117,7 +125,7 @@ def test_file_format_facts():
 
 
 def test_divergence_facts():
-    from bpe.book.divergence import BYTE_IDS, crosses, hf_byte_ids
+    from bpe.book.chapters.divergence import BYTE_IDS, crosses, hf_byte_ids
 
     hf = hf_byte_ids()
     assert hf[b" "] > max(hf[bytes([b])] for b in b"azAZ09")

@@ -1,6 +1,6 @@
 """The browser's stand-in for ``regex`` against the real one, here under CPython.
 
-The stand-in (``bpe/book/live/regex_standin.py``) reads its classes from
+The stand-in (``bpe/book/page/regex_standin.py``) reads its classes from
 ``unicodedata``, whose Unicode version is Python's; ``regex`` carries its own,
 newer tables. So the two may differ only on code points that the older version
 leaves unassigned, or classes differently; on every other code point they must cut
@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe
-from bpe.book.live import regex_standin as standin
+from bpe.book.page import regex_standin as standin
 
 STANDIN_FILE = Path(standin.__file__)
 # The classes the book's patterns use (GPT-2's, cl100k's, o200k's, the word counter's).
@@ -210,7 +210,7 @@ for line in sys.stdin:
 
 @pytest.fixture(scope="module")
 def stories_tok(tmp_path_factory):
-    from bpe.book.playground import stories_tokenizer
+    from bpe.book.site.playground import stories_tokenizer
 
     tok = stories_tokenizer()
     folder = tmp_path_factory.mktemp("stories_tokenizer")
@@ -244,7 +244,7 @@ def standin_python(stories_tok):
 
 @pytest.mark.slow
 def test_the_same_ids_and_merges_on_the_held_out_stories(stories_tok, standin_python):
-    from bpe.book.corpora import heldout_stories
+    from bpe.data.corpora import heldout_stories
 
     tok = stories_tok[0]
     stories = heldout_stories()

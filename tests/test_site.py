@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe.book import site
+from bpe.book.site import config as site
 
 ROOT = Path(__file__).resolve().parents[1]
 URL = site.repository_url(site.load_config(ROOT / "_config.yml"))
@@ -84,7 +84,8 @@ def test_buttons_only_with_a_repository():
 
 
 def test_make_book_reruns_only_what_changed(tmp_path):
-    """make book's cache (bpe.book.site --cache): after an edit to a chapter's prose,
+    """make book's cache (bpe.book.site.config --cache): after an edit to a chapter's
+    prose,
     its stored run still matches; after an edit to the package, nothing matches."""
     import nbformat
     from jupyter_cache import get_cache

@@ -159,7 +159,20 @@ def test_what_counts_as_a_file_name(text, names):
     assert NAME.findall(text) == names
 
 
-PACKAGES = ["bpe", "bpe.scale", "bpe.interop", "bpe.disk", "bpe.book", "bpe.book.live"]
+PACKAGES = [
+    "bpe",
+    "bpe.scale",
+    "bpe.interop",
+    "bpe.disk",
+    "bpe.data",
+    "bpe.measure",
+    "bpe.book",
+    "bpe.book.chapters",
+    "bpe.book.figures",
+    "bpe.book.practice",
+    "bpe.book.page",
+    "bpe.book.site",
+]
 
 
 @pytest.mark.parametrize("package", PACKAGES)

@@ -88,7 +88,7 @@ def test_encode_iterable_memory_stays_bounded(tmp_path):
     script = textwrap.dedent("""
         import contextlib, hashlib, io, resource, sys
         import bpe
-        from bpe.book.corpora import tinystories_files
+        from bpe.data.corpora import tinystories_files
         from bpe.scale.pipeline import train_file
 
         with contextlib.redirect_stdout(io.StringIO()):  # the stories' credit line

@@ -1,15 +1,15 @@
 """The other tokenizers of "Where this leads"; the units of "A finite vocabulary"."""
 
 import bpe
-from bpe.book.analysis import compression, exact_round_trips
-from bpe.book.subword import (
+from bpe.book.chapters.analysis import compression, exact_round_trips
+from bpe.book.chapters.subword import (
     Bytes,
     settled,
     train_unigram,
     train_wordpiece,
     wordpiece_scores,
 )
-from bpe.book.units import unit_table, unseen_share, words
+from bpe.book.chapters.units import unit_table, unseen_share, words
 
 EOT = "<|endoftext|>"
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from bpe.book.table import Table
+from bpe.book.chapters.table import Table
 
 # Builds the book's tables and prints their text and HTML, as JSON.
 BUILD = """
@@ -15,8 +15,8 @@ if sys.argv[1] == "without":
     sys.modules["pandas"] = None  # import pandas now fails, as in the page's Python
 else:
     import pandas  # loaded, in case a table drew itself differently beside it
-from bpe.book import ledger
-from bpe.book.display import count_table, merge_table
+from bpe.book.figures import ledger
+from bpe.book.chapters.display import count_table, merge_table
 from bpe.pretokenizer import pretokenize
 from bpe.trainer import count_pairs
 

@@ -6,8 +6,8 @@ never depend on how busy the machine is.
 
 import pytest
 
-from bpe.book import timing
-from bpe.book.timing import best_seconds, median_seconds, paired_ratio, seconds
+from bpe.measure import timing
+from bpe.measure.timing import best_seconds, median_seconds, paired_ratio, seconds
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import bpe
-from bpe.book.display import show_tokens
+from bpe.book.chapters.display import show_tokens
 
 EOT = "<|endoftext|>"
 

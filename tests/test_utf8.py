@@ -1,5 +1,5 @@
-from bpe.book.display import show_tuple
-from bpe.book.utf8 import census, describe
+from bpe.book.chapters.display import show_tuple
+from bpe.book.chapters.utf8 import census, describe
 
 
 def test_describe_matches_the_article():

@@ -1,11 +1,11 @@
 """The wheel holds the whole package: every file under bpe/ that git tracks.
 
-The package reads two of its files at run time: the merge explorer's JavaScript
-(bpe.js and explorer.js), which a notebook's output inlines, so a wheel built from
-pyproject.toml must ship them. The site's own scripts and style sheets are not the
-package's: they live in book/static, and its Node tools in book/node. The wheel is
-built offline, from a copy of the tracked files, with the installed setuptools
-(``--no-build-isolation``).
+Besides its modules the package reads, at run time, the merge explorer's JavaScript
+(bpe.js and explorer.js), which a notebook's output inlines, and the site's build
+reads the site's browser files (bpe/book/site/static) and Node tools
+(bpe/book/site/node): a wheel built from pyproject.toml must ship them all, and no
+module reads a file outside the package. The wheel is built offline, from a copy of
+the tracked files, with the installed setuptools (``--no-build-isolation``).
 """
 
 import shutil
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe.book import widget
+from bpe.book.chapters import explorer as widget
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,7 +35,7 @@ def tracked(folder):
 
 def test_the_wheel_holds_every_file_of_the_package(tmp_path):
     files = tracked("bpe")
-    assert "bpe/book/bpe.js" in files and "bpe/trainer.py" in files
+    assert "bpe/book/chapters/bpe.js" in files and "bpe/trainer.py" in files
     source = tmp_path / "source"
     for name in [*files, "pyproject.toml", "README.md"]:
         (source / name).parent.mkdir(parents=True, exist_ok=True)
@@ -51,17 +51,20 @@ def test_the_wheel_holds_every_file_of_the_package(tmp_path):
     assert [name for name in files if name not in shipped] == []
 
 
-def test_the_package_holds_python_and_the_scripts_a_notebook_inlines():
+def test_the_package_holds_python_and_the_files_it_reads():
     data = [name for name in tracked("bpe") if not name.endswith(".py")]
     inlined = sorted(str(p.relative_to(ROOT)) for p in (widget.CORE, widget.SCRIPT))
-    assert data == inlined
+    site = [name for name in data if name.startswith(("bpe/book/site/static/", "bpe/book/site/node/"))]
+    assert sorted(inlined + site) == data
     # pyproject.toml's package data names exactly those files, and nothing more
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
     with open(ROOT / "pyproject.toml", "rb") as f:
         listed = tomllib.load(f)["tool"]["setuptools"]["package-data"]
     named = sorted(
-        f"{package.replace('.', '/')}/{name}"
-        for package, names in listed.items()
-        for name in names
+        str(found.relative_to(ROOT))
+        for package, patterns in listed.items()
+        for pattern in patterns
+        for found in (ROOT / package.replace(".", "/")).glob(pattern)
+        if found.is_file()
     )
     assert named == data

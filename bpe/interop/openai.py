@@ -8,14 +8,9 @@ rebuilt from it. Either way, every file is checked against the sha256 that
 tiktoken itself expects before it is used; everything else (regex, special
 tokens, vocabulary size) comes from tiktoken's own definitions.
 
-In the page's Python (Pyodide, ``sys.platform == "emscripten"``) there is no
-tiktoken. There ``get_encoding`` gives gpt2, cl100k_base and o200k_base as the
-package's own ``bpe.Tokenizer`` with tiktoken's method names and defaults
-(``PageEncoding``), built from the vocabulary files the site already serves to the
-token playground (``bpe/book/playground.py`` writes them from tiktoken's tables),
-and ``shipped_path`` gives GPT-2's two files as the site serves them. They are read
-through ``read_served``: from the site's address in a browser, from a folder under
-Node (``BPE_SITE``, set by ``bpe.book.live.page``).
+The page's Python (Pyodide) has no tiktoken: when it starts,
+``bpe.book.page.vocabularies`` puts its own ``get_encoding`` and ``shipped_path``
+in place of these two, reading the files the site serves.
 """
 
 from __future__ import annotations
@@ -26,8 +21,6 @@ import gzip
 import hashlib
 import importlib.util
 import json
-import os
-import sys
 import types
 from pathlib import Path
 from typing import Any
@@ -59,8 +52,6 @@ COMPARED = ("gpt2", "cl100k_base", "o200k_base")  # one per generation of OpenAI
 
 def shipped_path(filename: str) -> Path:
     """Where the installed package keeps a file, without importing the package."""
-    if sys.platform == "emscripten":
-        return served_copy(f"{SERVED_OPENAI}/{filename}")
     requirement, module, relative = SHIPPED[filename]
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.submodule_search_locations:
@@ -139,8 +130,6 @@ def get_encoding(name: str) -> Any:
     >>> get_encoding("gpt2").encode(" accomplishment")
     [29340]
     """
-    if sys.platform == "emscripten":
-        return page_encoding(name)
     import tiktoken
     from tiktoken_ext import openai_public
 
@@ -158,123 +147,3 @@ def get_encoding(name: str) -> Any:
         constructor.__code__, local_globals, constructor.__name__
     )
     return tiktoken.Encoding(**offline())
-
-
-# ---- the page's path: no tiktoken, the site's files ------------------------------
-
-SITE_SETTING = "BPE_SITE"  # the site's _static/ address, or a folder laid out like it
-SERVED_OPENAI = "live/openai"  # GPT-2's encoder.json and vocab.bpe, as shipped
-SERVED_FILES = ("encoder.json", "vocab.bpe")
-# A served token's merge is written chr(SPLIT_BASE + length of its left part), "0"
-# for none (bpe.book.playground.splits writes them).
-SPLIT_BASE = 0x30
-
-
-def read_served(relative: str) -> bytes:
-    """A file the site serves (relative to its _static/ folder), read in the page.
-
-    In a browser's Web Worker a synchronous request fetches it; under Node, where
-    ``BPE_SITE`` is a folder (``node_runner.mjs`` mounts one), it is read from disk.
-    """
-    base = os.environ.get(SITE_SETTING, "")
-    if not base:
-        raise FileNotFoundError(
-            f"{relative}: {SITE_SETTING} is not set: only the page's Python reads "
-            "the site's files"
-        )
-    if "://" not in base:
-        return (Path(base) / relative).read_bytes()
-    from js import XMLHttpRequest  # Pyodide's bridge to the worker's JavaScript
-
-    request = XMLHttpRequest.new()
-    request.open("GET", base + relative, False)  # synchronous: allowed in a worker
-    request.responseType = "arraybuffer"
-    request.send(None)
-    if request.status != 200:
-        raise FileNotFoundError(f"{base}{relative}: HTTP {request.status}")
-    return bytes(request.response.to_py())
-
-
-def served_copy(relative: str) -> Path:
-    """A served file copied once into the page's own file system; its path there."""
-    local = Path.home() / ".cache" / "bpe-book" / "site" / relative
-    if not local.is_file():
-        local.parent.mkdir(parents=True, exist_ok=True)
-        local.write_bytes(read_served(relative))
-    return local
-
-
-def served_vocabulary(name: str) -> dict:
-    """The playground's file of an encoding: tokens by id (latin-1), specials, regex."""
-    text = read_served(f"playground/{name}.js").decode("utf-8")
-    return json.loads(text[text.index("push(") + 5 : text.rindex(");")])
-
-
-def page_encoding(name: str) -> Any:
-    """The encoding ``name`` in the page: a PageEncoding on the served vocabulary."""
-    if name not in COMPARED:
-        raise ValueError(
-            f"the page serves the encodings {', '.join(COMPARED)}, not {name!r}: "
-            "run this in Jupyter for it"
-        )
-    data = served_vocabulary(name)
-    tokens = [token.encode("latin-1") for token in data["tokens"]]
-    # each token's merge, by the length of its left part (bpe.book.playground.splits)
-    lefts = [ord(c) - SPLIT_BASE for c in data["splits"]]
-    merges = [(t[:k], t[k:]) for t, k in zip(tokens, lefts, strict=True) if k]
-    ranks = {token: i for i, token in enumerate(tokens)}
-    return page_encoding_class()(name, data["pat_str"], ranks, data["specials"], merges)
-
-
-@functools.cache
-def page_encoding_class() -> type:
-    """PageEncoding, made on first use (``bpe.Tokenizer`` is in another layer)."""
-    from ..scale.tokenizer import Tokenizer
-
-    class PageEncoding(Tokenizer):
-        """bpe.Tokenizer with tiktoken.Encoding's attributes and defaults.
-
-        As in tiktoken, ``encode`` allows no special token unless told to, and
-        raises on one in the text.
-        """
-
-        def __init__(
-            self,
-            name: str,
-            pat_str: str,
-            mergeable_ranks: dict[bytes, int],
-            special_tokens: dict[str, int],
-            merges: list[tuple[bytes, bytes]],
-        ):
-            vocab = {rank: token for token, rank in mergeable_ranks.items()}
-            vocab.update({i: s.encode("utf-8") for s, i in special_tokens.items()})
-            specials = sorted(special_tokens, key=special_tokens.get)
-            super().__init__(vocab, merges, specials, pat_str)
-            self.name, self._pat_str = name, pat_str
-            self._mergeable_ranks = mergeable_ranks
-            self._special_tokens = dict(special_tokens)
-
-        def encode(
-            self,
-            text: str,
-            allowed_special: Any = frozenset(),
-            disallowed_special: Any = "all",
-        ) -> list[int]:
-            return super().encode(text, allowed_special, disallowed_special)
-
-        @property
-        def max_token_value(self) -> int:
-            return self.n_vocab - 1
-
-        @property
-        def eot_token(self) -> int:
-            return self._special_tokens[ENDOFTEXT]
-
-        @property
-        def special_tokens_set(self) -> set[str]:
-            return set(self._special_tokens)
-
-        def __repr__(self) -> str:
-            return f"<Encoding {self.name!r}>"
-
-    return PageEncoding

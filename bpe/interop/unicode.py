@@ -156,7 +156,7 @@ if __name__ == "__main__":  # DIFFERENCES afresh, after an upgrade of regex or t
         print(f"    (0x{first:04X}, 0x{last:04X}, 0x{stand_in:04X}),")
 
 
-# ---- For JavaScript engines (bpe/book/bpe.js) ----------------------------------------
+# ---- For JavaScript engines (bpe/book/chapters/bpe.js) ---------------------------
 #
 # A JavaScript engine's \p{...} follows its own Unicode tables, and they differ from
 # one browser to another (and from Node's). The page's JavaScript therefore swaps,

@@ -20,7 +20,7 @@ is present, and ``compiled`` decides, at import, whether each runs compiled or a
 Python; ``pool`` is the one way work is shared between processes; ``cli`` is the
 ``bpe`` command; ``pattern_atoms`` cuts a pre-tokenizer pattern into atoms for the
 rewriters that translate it (the ASCII fast path here, the JavaScript pattern in
-``bpe.book.jspattern``, the regex stand-in of ``bpe.book.live``).
+``bpe.book.site.jspattern``, the regex stand-in of ``bpe.book.site``).
 """
 
 from .compiled import install

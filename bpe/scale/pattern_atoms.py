@@ -2,8 +2,8 @@ r"""A pattern's source cut into atoms: the one step the pattern rewriters share.
 
 Three rewriters translate a pre-tokenizer pattern for another engine: the ASCII
 fast path (``ascii_pattern.py``, for Python's ``re`` on ASCII text), the regex
-stand-in (``bpe/book/live/regex_standin.py``, for ``re`` in the page, where
-``regex`` is missing) and the JavaScript pattern (``bpe/book/jspattern.py``, for
+stand-in (``bpe/book/page/regex_standin.py``, for ``re`` in the page, where
+``regex`` is missing) and the JavaScript pattern (``bpe/book/site/jspattern.py``, for
 the token playground). Each must first tell a Unicode class (``\p{L}``, ``\s``)
 from any other escape, a character set (``[...]``, where ``(`` and ``+`` are plain
 members) from what is outside it, and a group's opening from a quantifier.

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 import bpe
-from bpe.book.live import cells, classify, marks
+from bpe.book.page import cells
+from bpe.book.site import classify, marks
 
 from .conftest import SHOTS, offline_context
 
@@ -378,7 +379,7 @@ def test_the_console_at_phone_width(browser, site_url):
 
 
 SITE_FILES = """from bpe.interop.openai import get_encoding
-from bpe.book import corpora
+from bpe.data import corpora
 ids = get_encoding("o200k_base").encode("Xin chào thế giới 🙃")
 pairs = corpora.en_vi_pairs("tatoeba")
 print(ids, len(pairs), pairs[0][1])"""
@@ -386,8 +387,9 @@ print(ids, len(pairs), pairs[0][1])"""
 
 def test_a_cell_reads_openais_encodings_and_the_data_from_the_site(page, site_url):
     """get_encoding and the data registry in the page: fetched from the site only
-    (bpe.interop.openai.read_served, a synchronous request in the worker)."""
-    from bpe.book import corpora, data
+    (bpe.book.page.vocabularies.read_served, a synchronous request in the worker)."""
+    from bpe.data import corpora
+    from bpe.data import registry as data
     from bpe.interop.openai import get_encoding
 
     blocked = blocked_requests(page, site_url)

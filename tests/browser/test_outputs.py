@@ -6,7 +6,7 @@
 - At 390 px a table wider than its box scrolls as a whole inside it, and its first
   column stays in view when the box is scrolled to its right end.
 - At 390 px every chart can be read: a figure drawn narrower than its image is a
-  link that opens that image full size (bpe/book/live/sphinx_extension.py), so its
+  link that opens that image full size (bpe/book/site/sphinx_extension.py), so its
   text is drawn at the size it was made at.
 - A chapter's title starts with its file's number ("4." on 04_*.html), the other
   pages' titles with none, and each link "chapter N" lands on chapter N's page.

@@ -9,8 +9,9 @@ pairs, as the chapter warns. The page's Python starts on the first Check.
 import time
 
 import pytest
+from chapter_cells import starter
 
-from bpe.book.exercises import check_code, exercises, starter
+from bpe.book.practice import check_code, exercises
 
 from .conftest import SHOTS, errors_on, offline_context
 

@@ -182,7 +182,7 @@ def test_launch_buttons_use_the_configured_repository_or_are_absent():
     there."""
     from bs4 import BeautifulSoup
 
-    from bpe.book import site
+    from bpe.book.site import config as site
 
     url = site.repository_url(site.load_config(SITE.parents[1] / "_config.yml"))
     links = []
@@ -205,7 +205,7 @@ def test_launch_buttons_use_the_configured_repository_or_are_absent():
 def test_playground_counts_what_the_package_counts(page, site_url):
     """Typing into the playground shows the package's token count and first token, for
     both."""
-    from bpe.book.playground import stories_tokenizer
+    from bpe.book.site.playground import stories_tokenizer
     from bpe.interop.openai import get_encoding
 
     errors = errors_on(page)

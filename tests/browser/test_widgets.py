@@ -13,8 +13,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 import bpe
-from bpe.book.display import trace_encode
-from bpe.book.playground import encoders as playground_encoders
+from bpe.book.chapters.display import trace_encode
+from bpe.book.site.playground import encoders as playground_encoders
 
 from .conftest import SHOTS, SITE, errors_on
 from .test_site import show
@@ -170,7 +170,7 @@ def test_encode_a_word_shows_chapter_05s_trace(explorer, word):
 
 @pytest.fixture(scope="module")
 def tinystories_text():
-    from bpe.book.corpora import heldout_stories
+    from bpe.data.corpora import heldout_stories
 
     return "".join(heldout_stories()[:20])
 

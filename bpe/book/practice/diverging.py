@@ -1,0 +1,165 @@
+"""Chapter 18's exercises: another trainer's tie-break, and where two lists part.
+
+``smaller_ids`` is the pick rustbpe and HF tokenizers make (the reference is
+``bpe.book.chapters.divergence.smaller_ids``); the cases mix plain byte ids with
+HF's, where the space comes after the letters, so that comparing bytes instead of
+ids shows.
+``first_difference`` is where two merge lists first differ.
+"""
+
+from __future__ import annotations
+
+import random
+
+from bpe.book.chapters.divergence import (
+    BYTE_IDS,
+    first_difference,
+    hf_byte_ids,
+    smaller_ids,
+)
+from bpe.book.practice.runner import Exercise, Wrong
+from bpe.trainer import Pair
+
+TIE_TOKENS = (b" ", b"a", b"d", b"l", b"r", b" d")  # b" d" is a merged token
+
+
+def some_ids(hf: bool) -> dict[bytes, int]:
+    """The ids of TIE_TOKENS: byte values (rustbpe) or HF's byte-level ranks."""
+    base = hf_byte_ids() if hf else BYTE_IDS
+    ids = {tok: base[tok] for tok in TIE_TOKENS if len(tok) == 1}
+    return {**ids, b" d": 256}
+
+
+def tie_cases() -> list[tuple]:
+    """Ties that each wrong answer below breaks its own way (byte ids, then HF's)."""
+    a, d, ell, r, space = b"a", b"d", b"l", b"r", b" "
+    return [
+        ({(space, ell): 5, (a, r): 5, (space, d): 5}, some_ids(hf=False)),
+        ({(a, r): 976, (space, r): 976}, some_ids(hf=True)),
+        ({(a, ell): 3, (d, a): 3}, some_ids(hf=False)),
+    ]
+
+
+def random_tie(rng: random.Random) -> tuple:
+    """Two to five pairs of TIE_TOKENS with counts 1-2 (so ties are common)."""
+    pairs = [(rng.choice(TIE_TOKENS), rng.choice(TIE_TOKENS)) for _ in range(5)]
+    counts = {p: rng.randint(1, 2) for p in pairs[: rng.randint(2, 5)]}
+    return counts, some_ids(hf=rng.random() < 0.5)
+
+
+def smaller_bytes(counts: dict[Pair, int], ids: dict[bytes, int]) -> Pair:
+    """Wrong: of equal counts, the pair of smaller bytes (ids ignored)."""
+    return min(counts, key=lambda p: (-counts[p], p))
+
+
+def right_id_first(counts: dict[Pair, int], ids: dict[bytes, int]) -> Pair:
+    """Wrong: of equal counts, the smaller right id decides first."""
+    return max(counts, key=lambda p: (counts[p], -ids[p[1]], -ids[p[0]]))
+
+
+def random_lists(rng: random.Random) -> tuple[list[Pair], list[Pair]]:
+    """Two merge lists over a, b, c that share a start, then may part or stop."""
+    letters = (b"a", b"b", b"c")
+    shared = [
+        (rng.choice(letters), rng.choice(letters)) for _ in range(rng.randint(0, 4))
+    ]
+    a, b = list(shared), list(shared)
+    for side in (a, b):
+        side += [
+            (rng.choice(letters), rng.choice(letters)) for _ in range(rng.randint(0, 2))
+        ]
+    return a, b
+
+
+def from_one(a: list[Pair], b: list[Pair]) -> int | None:
+    """Wrong: the merge number (from 1), not the list index."""
+    i = first_difference(a, b)
+    return None if i is None else i + 1
+
+
+def zip_only(a: list[Pair], b: list[Pair]) -> int | None:
+    """Wrong: pairs compared only as far as both lists go."""
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
+
+
+def not_in_other(a: list[Pair], b: list[Pair]) -> int | None:
+    """Wrong: the first merge of a that b lacks anywhere, order ignored."""
+    return next((i for i, x in enumerate(a) if x not in b), None)
+
+
+SMALLER_IDS = Exercise(
+    name="smaller_ids",
+    chapter="18",
+    reference=smaller_ids,
+    examples=tie_cases,
+    generate=random_tie,
+    shrink=(),  # the examples are the smallest cases that tell the wrong answers apart
+    valid=lambda args, expected: bool(args[0]),
+    hint="The count first; of equal counts, the left token's id, then the right "
+    "one's, smaller first. Look the ids up in ids.",
+    wrong=(
+        Wrong(
+            "the right id first",
+            right_id_first,
+            "Order: pairs compare as tuples, the left id first; the right one only "
+            "settles pairs with the same left token.",
+        ),
+        Wrong(
+            "smaller bytes, not smaller ids",
+            smaller_bytes,
+            "Bytes are not ids: HF's alphabet is sorted by the characters GPT-2's "
+            "table spells bytes with, so the space (Ġ) comes after the letters. "
+            "Compare ids[left] and ids[right].",
+        ),
+        Wrong(
+            "ties left to dict order",
+            lambda counts, ids: max(counts, key=counts.__getitem__),
+            "That is minbpe's rule: of equal counts, whichever pair the table holds "
+            "first. Make the ids part of the key.",
+        ),
+        Wrong(
+            "the greater pair",
+            lambda counts, ids: max(counts, key=lambda p: (counts[p], p)),
+            "That is this book's tie-break (the greater bytes win). The other "
+            "trainers take the smaller ids.",
+        ),
+    ),
+)
+
+FIRST_DIFFERENCE = Exercise(
+    name="first_difference",
+    chapter="18",
+    reference=first_difference,
+    examples=lambda: [
+        ([(b"a", b"b"), (b"c", b"d")], [(b"a", b"b"), (b"d", b"c")]),
+        ([(b"a", b"b"), (b"b", b"c")], [(b"b", b"c"), (b"a", b"b")]),
+        ([(b"a", b"b")], [(b"a", b"b"), (b"b", b"c")]),
+        ([(b"a", b"b")], [(b"a", b"b")]),
+    ],
+    generate=random_lists,
+    shrink=(),  # as for smaller_ids
+    hint="Walk both lists together from the start; the first index where the pairs "
+    "differ is the answer, and if one list runs out first, its length is.",
+    wrong=(
+        Wrong(
+            "counted from 1",
+            from_one,
+            "Off by one: the answer is the list index (from 0), not the merge "
+            "number a reader would say.",
+        ),
+        Wrong(
+            "stops where the shorter list ends",
+            zip_only,
+            "Length: when one list is the start of the other, they still differ, "
+            "at the index where the shorter one ends.",
+        ),
+        Wrong(
+            "order ignored",
+            not_in_other,
+            "Order matters: the same merges learned in another order are a "
+            "divergence. Compare the lists index by index.",
+        ),
+    ),
+)
+
+DIVERGING = (SMALLER_IDS, FIRST_DIFFERENCE)

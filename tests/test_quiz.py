@@ -140,3 +140,9 @@ def test_gpt2_size():
         warnings.simplefilter("ignore")
         gpt2 = get_encoding("gpt2")
     assert right("01-gpt2-size") == f"{gpt2.n_vocab:,}"
+
+
+def test_the_right_answer_is_not_guessable_from_its_place():
+    """No position holds more than 40% of the right answers."""
+    places = Counter(q.answer for q in QUESTIONS)
+    assert max(places.values()) <= 0.4 * len(QUESTIONS), places

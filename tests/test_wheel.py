@@ -54,7 +54,11 @@ def test_the_wheel_holds_every_file_of_the_package(tmp_path):
 def test_the_package_holds_python_and_the_files_it_reads():
     data = [name for name in tracked("bpe") if not name.endswith(".py")]
     inlined = sorted(str(p.relative_to(ROOT)) for p in (widget.CORE, widget.SCRIPT))
-    site = [name for name in data if name.startswith(("bpe/book/site/static/", "bpe/book/site/node/"))]
+    site = [
+        name
+        for name in data
+        if name.startswith(("bpe/book/site/static/", "bpe/book/site/node/"))
+    ]
     assert sorted(inlined + site) == data
     # pyproject.toml's package data names exactly those files, and nothing more
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+

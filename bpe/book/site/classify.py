@@ -33,6 +33,7 @@ from pathlib import PurePosixPath
 
 from bpe.book.page import session as page
 from bpe.book.page.absent import ABSENT
+from bpe.book.page.cells import Outcome
 
 LIVE_TAG = "live"
 REASON_KEY = "live_reason"
@@ -271,12 +272,23 @@ def run_all(
                 page.run(imports[i], f"<imports of cell {i}>")
             continue
         before = dict(page.namespace)
-        outcome = page.run(cell["source"], f"<cell {i}>")
+        outcome = run_unless_marked_slow(cell, i)
         outcomes[i] = outcome
         if not runs_here(cell, outcome):
             restore(before)
             imports[i] = working_imports(cell)
     return outcomes
+
+
+def run_unless_marked_slow(cell: dict, i: int) -> dict:
+    """The cell's outcome; untimed, a cell marked too slow is not run at all.
+
+    Its mark stands whatever it would do (``too_slow``), and a slow cell is rolled
+    back anyway, so the cells after it see the same namespace either way.
+    """
+    if not TIMED and cell.get("reason") == SLOW_REASON:
+        return Outcome().to_dict()
+    return page.run(cell["source"], f"<cell {i}>")
 
 
 def runs_here(cell: dict, outcome: dict) -> bool:

@@ -57,6 +57,11 @@ def right_id_first(counts: dict[Pair, int], ids: dict[bytes, int]) -> Pair:
     return max(counts, key=lambda p: (counts[p], -ids[p[1]], -ids[p[0]]))
 
 
+def left_id_only(counts: dict[Pair, int], ids: dict[bytes, int]) -> Pair:
+    """Wrong: of equal counts, the smaller left id; the right one never asked."""
+    return max(counts, key=lambda p: (counts[p], -ids[p[0]]))
+
+
 def random_lists(rng: random.Random) -> tuple[list[Pair], list[Pair]]:
     """Two merge lists over a, b, c that share a start, then may part or stop."""
     letters = (b"a", b"b", b"c")
@@ -82,6 +87,12 @@ def zip_only(a: list[Pair], b: list[Pair]) -> int | None:
     return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
 
 
+def longer_length(a: list[Pair], b: list[Pair]) -> int | None:
+    """Wrong: where one list is the start of the other, the longer one's length."""
+    i = zip_only(a, b)
+    return max(len(a), len(b)) if i is None and len(a) != len(b) else i
+
+
 def not_in_other(a: list[Pair], b: list[Pair]) -> int | None:
     """Wrong: the first merge of a that b lacks anywhere, order ignored."""
     return next((i for i, x in enumerate(a) if x not in b), None)
@@ -103,6 +114,12 @@ SMALLER_IDS = Exercise(
             right_id_first,
             "Order: pairs compare as tuples, the left id first; the right one only "
             "settles pairs with the same left token.",
+        ),
+        Wrong(
+            "the left id only",
+            left_id_only,
+            "Half the key: when two pairs of equal counts share their left token, "
+            "the right token's id, smaller first, decides between them.",
         ),
         Wrong(
             "smaller bytes, not smaller ids",
@@ -152,6 +169,12 @@ FIRST_DIFFERENCE = Exercise(
             zip_only,
             "Length: when one list is the start of the other, they still differ, "
             "at the index where the shorter one ends.",
+        ),
+        Wrong(
+            "the longer list's length",
+            longer_length,
+            "Which length: where one list is the start of the other, they part "
+            "where the shorter one ends, at its length (min, not max).",
         ),
         Wrong(
             "order ignored",

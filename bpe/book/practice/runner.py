@@ -165,16 +165,32 @@ def all_cases(ex: Exercise) -> Iterator[tuple[bool, tuple]]:
             yield False, ex.generate(rng)
 
 
-def diagnose(ex: Exercise, args: tuple, expected: Any, actual: Any) -> str:
-    """The hint for this failure: a known wrong answer's, or the general one."""
-    for wrong in ex.wrong:
-        theirs = call(wrong.function, args)
-        if (
-            theirs == actual
-            if isinstance(actual, Raised)
-            else agrees(ex, actual, theirs)
-        ):
-            return wrong.hint
+def alike(ex: Exercise, actual: Any, theirs: Any) -> bool:
+    """Whether two answers are the same answer (the same error, for a raise)."""
+    return theirs == actual if isinstance(actual, Raised) else agrees(ex, actual, theirs)
+
+
+def likeness(ex: Exercise, fn: Callable, wrong: Wrong) -> int:
+    """On how many of the exercise's cases fn answers as this wrong answer does."""
+    return sum(
+        alike(ex, call(fn, a), call(wrong.function, a)) for _, a in all_cases(ex)
+    )
+
+
+def diagnose(
+    ex: Exercise, fn: Callable, args: tuple, expected: Any, actual: Any
+) -> str:
+    """The hint for this failure: the known wrong answer's that fn is most like, or
+    the general one.
+
+    Several wrong answers can give fn's answer on the failing case: the one that
+    also answers as fn does on the most other cases is the mistake made.
+    """
+    matching = [w for w in ex.wrong if alike(ex, actual, call(w.function, args))]
+    if len(matching) > 1:
+        return max(matching, key=lambda w: likeness(ex, fn, w)).hint  # first of ties
+    if matching:
+        return matching[0].hint
     if isinstance(actual, Raised):
         return (
             f"Your function raised {type(actual.error).__name__} on this input; "
@@ -272,7 +288,7 @@ def verdict(ex: Exercise, fn: Callable, reference: Callable | None = None) -> di
         expected=repr(e),
         actual=repr(a),
         where=where,
-        hint=diagnose(ex, shrunk, expected, actual),
+        hint=diagnose(ex, fn, shrunk, expected, actual),
     )
     return {**result, "message": message(result)}
 

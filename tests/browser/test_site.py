@@ -13,7 +13,7 @@ from .conftest import SHOTS, SITE, book_pages, errors_on
 
 def test_math_renders_offline(page, site_url):
     page.goto(f"{site_url}/notebooks/04_counting_and_merging.html", wait_until="load")
-    page.wait_for_selector("mjx-container", timeout=15000)
+    page.wait_for_selector("mjx-container", timeout=60_000)
     assert page.locator("mjx-container").count() > 0
 
 

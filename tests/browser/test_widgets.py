@@ -82,7 +82,7 @@ def test_it_updates_while_the_reader_types(explorer):
         """(n) => document.querySelectorAll(".bpe-explorer .bpe-pairs tr").length
                  === n + 1""",
         arg=len(expected),
-        timeout=5000,
+        timeout=60_000,
     )
     assert explorer.locator(".bpe-corpus").evaluate(
         "(e) => e === document.activeElement"

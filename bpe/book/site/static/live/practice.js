@@ -105,7 +105,11 @@
       // For the tests: how many verdicts came, and how long the last one took.
       parts.verdict.dataset.checks = String(Number(parts.verdict.dataset.checks ?? 0) + 1);
       parts.verdict.dataset.seconds = String(result.seconds);
-      store.set("verdict", cell.exercise, result.passed ? "pass" : "fail");
+      // A pass stays earned until Reset: a slip made while trying more (a syntax
+      // error, say) shows its verdict but does not take the pass back.
+      if (result.passed || store.get("verdict", cell.exercise) !== "pass") {
+        store.set("verdict", cell.exercise, result.passed ? "pass" : "fail");
+      }
       drawProgress();
     } finally {
       parts.check.disabled = false;
@@ -119,6 +123,8 @@
       parts.code.dispatchEvent(new Event("input"));
       parts.verdict.hidden = true;
       delete parts.verdict.dataset.verdict;
+      store.set("verdict", cell.exercise, null); // the exercise starts over
+      drawProgress();
     });
     parts.code.addEventListener("input", () => {
       const edited = parts.code.value !== parts.starter;

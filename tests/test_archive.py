@@ -144,3 +144,14 @@ def test_a_chapter_runs_in_the_unpacked_tree(unpacked):
         text=True,
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+
+
+def test_the_readme_starts_with_the_reader_and_names_nothing_outside_the_book():
+    """The zip's README: how to open the chapters first, then the maintainers' part;
+    no path beside the checkout (the zip holds the book alone)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first_screen = "\n".join(readme.splitlines()[:40])
+    assert "## Reading and running the chapters" in first_screen
+    assert "make lab" in first_screen and "pip install -e" in first_screen
+    assert readme.index("## Reading") < readme.index("## The two commands")
+    assert "../" not in readme and "shared/" not in readme

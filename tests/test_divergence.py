@@ -7,10 +7,13 @@ no other, on a text made for it.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import bpe
 from bpe.book.chapters import divergence as d
+from bpe.book.chapters.display import Refusal
 from bpe.book.chapters.toy import ToyBPE, replace_pair
 
 TOY = "low low low lower lowest newer newest wider widest wide\n" * 3
@@ -146,17 +149,26 @@ def test_hf_orders_the_bytes_by_their_gpt2_characters():
 @pytest.mark.parametrize(
     "text, vocab_size, says",
     [
-        ("", 300, "empty"),
-        (" \n ", 300, "empty"),
-        ("low low", 255, "below 256"),
-        ("low low", 262, "at most 261"),
-        ("x" * (d.LIMIT + 1), 300, "at most"),
+        ("", 300, "The corpus is empty: type a few sentences"),
+        (" \n ", 300, "The corpus is only whitespace: type a few words"),
+        (b"low", 300, "The corpus is a bytes: give it as a string."),
+        ("low low", 255, "below 256, the byte tokens alone: ask for 257 to 261."),
+        ("low low", 10, "vocab_size=10 is below 256"),
+        ("low low", 256, "leaves room for no merge: ask for 257 to 261."),
+        ("low low", 257.0, "vocab_size=257.0 is not a whole number: ask for 257"),
+        ("low low", True, "vocab_size=True is not a whole number"),
+        ("low low", "270", "vocab_size='270' is not a whole number"),
+        ("low low", 262, "more than this corpus can reach: ask for 257 to 261."),
+        ("x" * (d.LIMIT + 1), 300, "the page trains on 4,000 at most"),
     ],
 )
 def test_the_page_refuses_what_it_should_not_train_on(text, vocab_size, says):
-    with pytest.raises(ValueError, match=says) as error:
-        d.where_they_part(text, vocab_size)
-    assert "\n" not in str(error.value)
+    """In one sentence that says what is allowed, returned rather than raised."""
+    refused = d.where_they_part(text, vocab_size)
+    assert isinstance(refused, Refusal) and says in repr(refused)
+    assert "\n" not in repr(refused) and repr(refused).endswith(".")
+    with pytest.raises(ValueError, match=re.escape(says)):
+        d.check_corpus(text, vocab_size)
 
 
 def test_the_page_table_has_a_row_per_two_trainers():

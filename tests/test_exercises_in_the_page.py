@@ -49,9 +49,7 @@ def in_page(pyodide, name: str, code: str, fresh=False) -> tuple[dict, float]:
     return result, result.pop("seconds")
 
 
-def test_a_wrong_then_a_right_merge_as_in_cpython(
-    pyodide, overlapping_merge
-):
+def test_a_wrong_then_a_right_merge_as_in_cpython(pyodide, overlapping_merge):
     first, first_seconds = in_page(pyodide, "merge", overlapping_merge)
     assert first == check_code("merge", overlapping_merge)
     assert not first["passed"] and first["case"]["tok"] == "(b'a', b'a', b'a')"

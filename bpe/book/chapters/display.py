@@ -153,3 +153,25 @@ def Whole(frame: Any, code: Iterable[str] = ()) -> Table:
     True
     """
     return Table.from_pandas(frame, code)
+
+
+class Refusal:
+    """Bad input, refused in one sentence that says what was wrong and what is allowed.
+
+    A function that a cell for the reader's own input calls returns one instead of
+    raising, so that Jupyter and the page both show the sentence, never a traceback.
+
+    >>> Refusal("vocab_size=10 is below 256.")
+    vocab_size=10 is below 256.
+    """
+
+    def __init__(self, sentence: str):
+        self.sentence = sentence
+
+    def __repr__(self) -> str:
+        return self.sentence
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Refusal) and other.sentence == self.sentence
+
+    __hash__ = None  # type: ignore[assignment]

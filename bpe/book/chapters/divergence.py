@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bpe.book.chapters.display import show_merge
+from bpe.book.chapters.display import Refusal, show_merge
 from bpe.book.chapters.table import Table
 from bpe.files import token_to_text
 from bpe.pretokenizer import PAT, pretokens, to_bytes
@@ -354,23 +354,36 @@ def check_corpus(text: str, vocab_size: int) -> None:
     >>> check_corpus("low low", 300)
     Traceback (most recent call last):
     ...
-    ValueError: vocab_size=300 is more than this corpus can reach: at most 261.
+    ValueError: vocab_size=300 is more than this corpus can reach: ask for 257 to 261.
     """
-    if not text.strip():
+    if not isinstance(text, str):
+        raise ValueError(f"The corpus is a {type(text).__name__}: give it as a string.")
+    if not text:
         raise ValueError("The corpus is empty: type a few sentences to train on.")
+    if not text.strip():
+        raise ValueError("The corpus is only whitespace: type a few words to train on.")
     if len(text) > LIMIT:
         raise ValueError(
             f"The corpus has {len(text):,} characters; the page trains on "
             f"{LIMIT:,} at most."
         )
+    check_vocab_size(vocab_size, reach(text))
+
+
+def check_vocab_size(vocab_size: Any, most: int) -> None:
+    """Refuse a vocabulary size that is not a whole number from 257 to most."""
+    allowed = f"ask for 257 to {most}" if most > 256 else "no size gives it a merge"
+    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
+        raise ValueError(f"vocab_size={vocab_size!r} is not a whole number: {allowed}.")
     if vocab_size < 256:
         raise ValueError(
-            f"vocab_size={vocab_size} is below 256: the 256 byte tokens come first."
+            f"vocab_size={vocab_size} is below 256, the byte tokens alone: {allowed}."
         )
-    if vocab_size > (most := reach(text)):
+    if vocab_size == 256:
+        raise ValueError(f"vocab_size=256 leaves room for no merge: {allowed}.")
+    if vocab_size > most:
         raise ValueError(
-            f"vocab_size={vocab_size} is more than this corpus can reach: at most "
-            f"{most}."
+            f"vocab_size={vocab_size} is more than this corpus can reach: {allowed}."
         )
 
 
@@ -405,9 +418,18 @@ def divergence_table(
     return Table(rows, columns)
 
 
-def where_they_part(text: str, vocab_size: int) -> Table:
-    """The page's cell: train the five rules on text and show where they part."""
-    check_corpus(text, vocab_size)
+def where_they_part(text: str, vocab_size: int) -> Table | Refusal:
+    """The page's cell: train the five rules on text and show where they part.
+
+    Input it cannot train on is refused in one sentence (a ``Refusal``):
+
+    >>> where_they_part("low low", 256)
+    vocab_size=256 leaves room for no merge: ask for 257 to 261.
+    """
+    try:
+        check_corpus(text, vocab_size)
+    except ValueError as refused:
+        return Refusal(str(refused))
     return divergence_table([text], learn_all([text], vocab_size))
 
 

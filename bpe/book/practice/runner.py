@@ -167,7 +167,9 @@ def all_cases(ex: Exercise) -> Iterator[tuple[bool, tuple]]:
 
 def alike(ex: Exercise, actual: Any, theirs: Any) -> bool:
     """Whether two answers are the same answer (the same error, for a raise)."""
-    return theirs == actual if isinstance(actual, Raised) else agrees(ex, actual, theirs)
+    return (
+        theirs == actual if isinstance(actual, Raised) else agrees(ex, actual, theirs)
+    )
 
 
 def likeness(ex: Exercise, fn: Callable, wrong: Wrong) -> int:

@@ -4,6 +4,7 @@
   chapters' bootstrap cell, and where the chapters' outputs come from;
 - ``sphinx_extension``: each page's Run buttons, notes and exercises, written as the
   site is built; ``numbers``: exercise and figure numbers from a chapter's file name;
+  ``contents``: the intro's lists of each part's chapters, from ``_toc.yml``;
 - ``archive``: the page's Python as one zip (the package and the toy corpus), the
   files a cell may read from the site, and Pyodide's files;
 - ``source_archive``: the book's source as one zip, "Get the code";

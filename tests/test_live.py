@@ -42,8 +42,19 @@ def pyodide():
 
 @pytest.fixture(scope="module")
 def verdicts(pyodide):
-    # untimed: a cell marked too slow stays so; every other mark is checked
-    return marks.classify_chapters(marks.chapters(), pyodide, timed=False)
+    """classify()'s verdicts of one chapter, found when a test first asks for them.
+
+    Untimed: a cell marked too slow stays so; every other mark is checked. Each
+    pytest worker classifies only the chapters of the tests it runs.
+    """
+    found = {}
+
+    def of(path):
+        if path.name not in found:
+            found.update(marks.classify_chapters([path], pyodide, timed=False))
+        return found[path.name]
+
+    return of
 
 
 def test_the_page_runs_python_3_14(pyodide):
@@ -54,7 +65,7 @@ def test_the_page_runs_python_3_14(pyodide):
 @pytest.mark.parametrize("path", marks.chapters(), ids=lambda p: p.stem)
 def test_the_marks_are_what_running_the_cells_finds(verdicts, path):
     notebook = json.loads(path.read_text(encoding="utf-8"))
-    expected = marks.marked(notebook, verdicts[path.name])
+    expected = marks.marked(notebook, verdicts(path))
     stale = [
         f"cell {i}: marked {marks_of(cell)}, should be {marks_of(expected['cells'][i])}"
         for i, cell in enumerate(notebook["cells"])
@@ -83,7 +94,7 @@ CORE_CHAPTERS = [p for p in marks.chapters() if p.name[:2] in ("04", "05", "06")
 def test_the_core_prints_in_the_page_what_the_book_prints(verdicts, path):
     """Each cell with a Run button gives its stored output; some train or encode."""
     notebook = json.loads(path.read_text(encoding="utf-8"))
-    live = [v for v in verdicts[path.name] if v["live"]]
+    live = [v for v in verdicts(path) if v["live"]]
     assert live, f"{path.name}: no cell runs in the page"
     for verdict in live:
         cell = notebook["cells"][verdict["index"]]

@@ -30,6 +30,16 @@
 
   // The page's title (not the print-only copy of it, which comes first in the page).
   const pageTitle = () => document.querySelector("article.bd-article h1") ?? document.querySelector("article h1");
+  // Where the page's notices go: after the chapter's first paragraph, so that on a
+  // phone the lesson's first sentence comes right under its title.
+  const lessonStart = () => {
+    let node = pageTitle();
+    for (let next = node?.nextElementSibling; next; next = next.nextElementSibling) {
+      if (next.tagName === "P") return next;
+      if (/^H[1-6]$/.test(next.tagName) || next.querySelector?.(".cell")) break;
+    }
+    return node;
+  };
 
   function button(text, className, title) {
     const node = element("button", `bpe-live-button ${className}`, text);
@@ -245,6 +255,7 @@
     element,
     button,
     pageTitle,
+    lessonStart,
   };
   let runs = 0; // the In [n] counter, as in Jupyter
   let busy = null; // the Status of what runs now, if anything
@@ -468,23 +479,31 @@
     const consoleLink = element("a", "", "the Python console");
     consoleLink.href = DATA.console;
     if (live.length) {
-      const cells = live.length === 1 ? "The cell" : `The ${live.length} cells`;
-      text.append(
-        `▶ ${cells} with a Run button run in your browser: edit the code, then Run ` +
-          `(or Shift+Enter). Python (${SIZE}, downloaded once) starts when a Run button comes ` +
-          "into view, to be ready when you press it. The first Run runs the cells above first, " +
-          "as a notebook would (of those without a button, only their imports). A cell " +
-          "without a button needs what this Python lacks, and says so. Or try ",
-        consoleLink,
-        ".",
+      // One line folded: what a reader needs first; the rest on a tap.
+      const cells = live.length === 1 ? "One cell" : `${live.length} cells`;
+      const folded = element("details", "bpe-live-more");
+      const summary = element("summary", "", `▶ ${cells} here run in your browser; or try `);
+      summary.append(consoleLink, ".");
+      folded.append(
+        summary,
+        element(
+          "p",
+          "",
+          "Edit the code, then Run (or Shift+Enter). Python " +
+            `(${SIZE}, downloaded once) starts when a Run button comes into view, to be ` +
+            "ready when you press it. The first Run runs the cells above first, as a " +
+            "notebook would (of those without a button, only their imports). A cell " +
+            "without a button needs what this Python lacks, and says so.",
+        ),
       );
+      note.append(folded);
     } else if (DATA.cells.length) {
       const why = DATA.reason ? ` Its first code cell does not because ${sentence(DATA.reason)}` : "";
       text.append(`None of this chapter's cells runs in the page.${why} The package's core runs in `, consoleLink, ".");
     } else {
       text.append("The package's core runs in your browser, in ", consoleLink, ".");
     }
-    note.append(text);
+    if (!live.length) note.append(text);
     if (live.length) {
       const restart = button("Restart Python", "bpe-live-restart", "Forget every variable and start afresh");
       restart.hidden = true;
@@ -495,7 +514,7 @@
       });
       note.append(restart);
     }
-    pageTitle()?.after(note);
+    lessonStart()?.after(note);
   }
 
   // ---- the console --------------------------------------------------------------------

@@ -34,7 +34,7 @@
     },
   };
 
-  const { element, button, pageTitle } = window.bpeLive; // live.js's, which runs first
+  const { element, button, lessonStart } = window.bpeLive; // live.js's, which runs first
 
   // ---- drawing: a verdict ---------------------------------------------------------------
   function row(list, label, value) {
@@ -187,7 +187,7 @@
     const line = progressLine();
     if (old) old.replaceWith(line);
     else {
-      const place = document.querySelector(".bpe-live-intro") ?? pageTitle();
+      const place = document.querySelector(".bpe-live-intro") ?? lessonStart();
       place?.after(line);
     }
   }

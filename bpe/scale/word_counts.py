@@ -112,6 +112,7 @@ def add_pieces(counts: Counter, words: Counter, first_words: Counter) -> None:
         if (
             n == 1
             and not first
+            and word  # "" after a space: a space between two spaces
             and word[0] not in SPACE_SET
             and word[-1] not in SPACE_SET
         ):

@@ -222,3 +222,34 @@ def test_without_a_working_compiler_the_build_says_so_and_python_runs(
     status = run_python("-c", "import bpe; print(bpe.compiled())", cwd=tmp_path, **env)
     assert status.stdout.strip() == str(dict.fromkeys(compiled.HOT, False))
     assert not status.stderr  # never built: no warning either
+
+
+# Where Cython is missing (Pyodide, a plain install) ``import cython`` fails, and the
+# hot modules take bpe/scale/_cython.py instead: a sitecustomize makes it fail here.
+NO_CYTHON = "import sys\nsys.modules['cython'] = None  # import cython: ImportError\n"
+
+
+def test_without_cython_the_hot_modules_run_on_its_stand_in(tmp_path):
+    """With Cython absent, every hot module imports, takes bpe/scale/_cython.py
+    where it uses cython, and passes its own tests and doctests as Python."""
+    (tmp_path / "sitecustomize.py").write_text(NO_CYTHON)
+    env = {
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)]),
+        compiled.PURE: "1",
+    }
+    check = (
+        "import importlib, bpe.scale.compiled as c\n"
+        "for name in c.HOT:\n"
+        "    m = importlib.import_module(name)\n"
+        "    assert m.__file__.endswith('.py'), m.__file__\n"
+        "    print(name, getattr(getattr(m, 'cython', None), '__name__', ''))\n"
+    )
+    done = run_python("-c", check, **env)
+    assert done.returncode == 0, done.stderr
+    assert "bpe.scale.compact bpe.scale._cython" in done.stdout.splitlines()
+    hot = [str(compiled.source_of(m)) for m in compiled.HOT]
+    tests = ["tests/test_fast.py", "tests/test_piece.py", "tests/test_word_counts.py"]
+    args = ["-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider"]
+    args += ["-m", "not slow", "--doctest-modules", *tests, *hot]
+    done = run_python(*args, **env)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]

@@ -48,11 +48,19 @@ PINNED = {
     ("best_pair", "ties left to dict order"): {
         "counts": "Counter({(101, 115): 2, (115, 116): 2})"
     },
+    ("best_pair", "counts ignored"): {"counts": "Counter({(98, 98): 3, (99, 256): 1})"},
+    ("best_pair", "the right id first"): {
+        "counts": "Counter({(98, 256): 2, (99, 99): 2})"
+    },
     ("tokens_per_byte", "characters, not bytes"): {
         "text": "'ï'",
         "encode": "ToyBPE().encode, untrained",
     },
     ("tokens_per_byte", "bytes per token"): {
+        "text": "' a'",
+        "encode": "ToyBPE().encode, trained on '🙃 ab 🙃 ab'",
+    },
+    ("tokens_per_byte", "integer division"): {
         "text": "' a'",
         "encode": "ToyBPE().encode, trained on '🙃 ab 🙃 ab'",
     },
@@ -64,10 +72,26 @@ PINNED = {
         "text": "'cbab'",
         "merges": "{(97, 98): 256, (98, 256): 258, (99, 98): 259}",
     },
+    ("toy_encode", "characters, not bytes"): {"text": "'é'", "merges": "{}"},
+    ("toy_encode", "smallest pair, not smallest new id"): {
+        "text": "'cab'",
+        "merges": "{(99, 97): 256, (97, 98): 257}",
+    },
+    ("toy_encode", "the newest merge first"): {
+        "text": "'cab'",
+        "merges": "{(99, 97): 256, (97, 98): 257}",
+    },
+    ("toy_encode", "merges in the dict's order"): {
+        "text": "'aab'",
+        "merges": "{(256, 98): 257, (97, 97): 256}",
+    },
     ("to_bytes", "one token per character"): {"s": "'é'"},
     ("to_bytes", "ints, not one-byte tokens"): {"s": "'h'"},
+    ("to_bytes", "bytes(b) of an int"): {"s": "'h'"},
+    ("to_bytes", "a list, not a tuple"): {"s": "''"},
     ("utf8_length", "no 4-byte code points"): {"code_point": "128579"},
     ("utf8_length", "edges off by one"): {"code_point": "128"},
+    ("utf8_length", "each length's last code point left out"): {"code_point": "127"},
     ("count_words", "split on whitespace"): {"text": "' '", "specials": "[]"},
     ("count_words", "special tokens counted as text"): {
         "text": "'<|endoftext|>'",
@@ -81,11 +105,17 @@ PINNED = {
         "text": "'l'",
         "specials": "[]",
     },
+    ("count_words", "special tokens kept as pre-tokens"): {
+        "text": "'<|endoftext|>'",
+        "specials": "['<|endoftext|>']",
+    },
+    ("count_words", "specials split unescaped"): {"text": "'lo'", "specials": "[]"},
     ("count_pairs", "counts ignored"): {"table": "{(b'a', b'a', b'a'): 2}"},
     ("count_pairs", "a pair counted once per pre-token"): {
         "table": "{(b'a', b'a', b'a'): 2}"
     },
     ("count_pairs", "pairs across pre-tokens"): {"table": "{(b'a', b'a', b'a'): 2}"},
+    ("count_pairs", "the last pair missed"): {"table": "{(b'a', b'a', b'a'): 2}"},
     ("merge", "overlapping pairs merged"): {
         "tok": "(b'a', b'a', b'a')",
         "pair": "(b'a', b'a')",
@@ -93,6 +123,11 @@ PINNED = {
     },
     ("merge", "scanned from the right"): {
         "tok": "(b'a', b'a', b'a')",
+        "pair": "(b'a', b'a')",
+        "new": "b'aa'",
+    },
+    ("merge", "the last token dropped"): {
+        "tok": "(b'a',)",
         "pair": "(b'a', b'a')",
         "new": "b'aa'",
     },
@@ -117,6 +152,16 @@ PINNED = {
         "vocab_size": "259",
         "specials": "['<|endoftext|>', '<|e|>']",
     },
+    ("train", "specials left out of the count"): {
+        "text": "'de'",
+        "vocab_size": "257",
+        "specials": "['<|endoftext|>']",
+    },
+    ("train", "ties by the joined bytes"): {
+        "text": "'aaab'",
+        "vocab_size": "258",
+        "specials": "[]",
+    },
     ("encode_word", "merge order found left to right"): {
         "tok": "(b'a', b'b', b'a')",
         "rank": "{(b'b', b'a'): 0, (b'a', b'b'): 1}",
@@ -124,6 +169,10 @@ PINNED = {
     ("encode_word", "one pass"): {
         "tok": "(b'l', b'o', b'w')",
         "rank": "{(b'o', b'w'): 0, (b'l', b'ow'): 1}",
+    },
+    ("encode_word", "highest rank first"): {
+        "tok": "(b'a', b'b', b'a')",
+        "rank": "{(b'b', b'a'): 0, (b'a', b'b'): 1}",
     },
     ("decode", "token by token"): {
         "ids": "[240, 159]",
@@ -142,6 +191,10 @@ PINNED = {
     ("split_special", "not longest first"): {
         "text": "'<|e|><|e|>'",
         "specials": "['<|e|>', '<|e|><|e|>']",
+    },
+    ("split_special", "empty chunks dropped"): {
+        "text": "'<|end|>'",
+        "specials": "['<|end|>']",
     },
     ("encode", "a special token's id forgotten"): {
         "text": "'<|endoftext|>'",
@@ -163,8 +216,20 @@ PINNED = {
         ),
         "specials": "['<|endoftext|>']",
     },
+    ("encode", "special tokens dropped"): {
+        "text": "'<|endoftext|>'",
+        "vocab": ("0: b'\\x00', 1: b'\\x01', ..., 264: b'<|endoftext|>' (265 entries)"),
+        "merges": (
+            "[(b's', b't'), (b'e', b'st'), (b'o', b'w'), (b'l'"
+            ", b'ow'), (b'w', b'est'), (b'n', b'e'), (b'ne', b"
+            "'west'), (b' ', b'newest')]"
+        ),
+        "specials": "['<|endoftext|>']",
+    },
     ("bytes_to_unicode", "no shift for unprintable bytes"): {},
     ("bytes_to_unicode", "shifted by the byte's value"): {},
+    ("bytes_to_unicode", "ranges end one early"): {},
+    ("bytes_to_unicode", "the soft hyphen kept"): {},
     ("write_merges", "no version line"): {"merges": "[]"},
     ("write_merges", "bytes written raw"): {"merges": "[(b' ', b'n')]"},
     ("write_merges", "no final newline"): {"merges": "[]"},
@@ -215,6 +280,12 @@ PINNED = {
         "counts": "{(b' ', b'l'): 5, (b'a', b'r'): 5, (b' ', b'd'): 5}",
         "ids": BYTE_IDS,
     },
+    ("smaller_ids", "the rarest pair"): {
+        "counts": (
+            "{(b'd', b' d'): 1, (b'r', b'd'): 2, (b'r', b'l'): 2, (b'a', b'r'): 1}"
+        ),
+        "ids": BYTE_IDS,
+    },
     ("first_difference", "counted from 1"): {
         "a": "[(b'a', b'b'), (b'c', b'd')]",
         "b": "[(b'a', b'b'), (b'd', b'c')]",
@@ -230,6 +301,14 @@ PINNED = {
     ("first_difference", "order ignored"): {
         "a": "[(b'a', b'b'), (b'b', b'c')]",
         "b": "[(b'b', b'c'), (b'a', b'b')]",
+    },
+    ("first_difference", "only a's end seen"): {
+        "a": "[(b'a', b'b')]",
+        "b": "[(b'a', b'b'), (b'b', b'c')]",
+    },
+    ("first_difference", "-1 when the same"): {
+        "a": "[(b'a', b'b')]",
+        "b": "[(b'a', b'b')]",
     },
 }
 

@@ -6,16 +6,22 @@ Repeating a text adds no new pre-tokens, so it hides the merge phase's cost. Her
   lexicon, in documents ended by <|endoftext|>; the longer the text, the more of
   the lexicon's rare words it meets (75,899, 237,795 and 503,491 distinct
   pre-tokens at 10, 40 and 100 MB).
+  ``zipf_corpus(mb, exponent)`` draws with another exponent (at s = 1.0, closer to
+  running text, rare words weigh more);
 - ``mixed_corpus()``: real text of several kinds, the TinyStories training text
-  with NTREX-128's and Tatoeba's English and Vietnamese sentences.
+  with NTREX-128's and Tatoeba's English and Vietnamese sentences;
+- ``source_corpus(mb)``: real Python source, this Python's standard library and
+  site-packages, each file a document, in sorted order, until about mb MB: on every
+  machine, many distinct words, and nearly every line indented.
 
-Both are written once into the data cache (git-ignored) and reused.
+Each is written once into the data cache (git-ignored) and reused.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
+import sysconfig
 from pathlib import Path
 
 from bpe.data import registry as data
@@ -49,15 +55,18 @@ def lexicon(rng: random.Random, size: int) -> list[str]:
     return [w.capitalize() if i % 7 == 0 else w for i, w in enumerate(words)]
 
 
-def zipf_corpus(mb: int) -> Path:
-    """A file of about mb MB of Zipf-distributed made-up words (written once)."""
-    path = folder() / f"zipf_{mb}mb_seed{SEED}.txt"
+def zipf_corpus(mb: int, exponent: float = EXPONENT) -> Path:
+    """A file of about mb MB of Zipf-distributed made-up words (written once): the
+    word of rank r weighs 1 / r**exponent, so a smaller exponent draws more rare
+    words, more distinct pre-tokens and a longer merge phase."""
+    shape = "" if exponent == EXPONENT else f"_s{exponent:g}"
+    path = folder() / f"zipf_{mb}mb{shape}_seed{SEED}.txt"
     if path.is_file():
         return path
     rng = random.Random(SEED)
     words = lexicon(rng, LEXICON_PER_MB * mb)
     ranks = range(1, len(words) + 1)
-    cum = list(itertools.accumulate(1 / r**EXPONENT for r in ranks))
+    cum = list(itertools.accumulate(1 / r**exponent for r in ranks))
     target, size = mb * 1_000_000, 0
     tmp = path.with_suffix(".part")
     with open(tmp, "w", encoding="utf-8") as f:
@@ -94,3 +103,37 @@ if __name__ == "__main__":
         p = mixed_corpus() if arg == "mixed" else zipf_corpus(int(arg))
         table = pretokenize_file(p, [EOT], workers=2)
         print(p.name, p.stat().st_size, f"{len(table):,} distinct pre-tokens")
+
+
+def source_files() -> list[Path]:
+    """Every .py file under the standard library, then under site-packages, each
+    root's files sorted by their path under it (the same order on every run)."""
+    roots = [Path(sysconfig.get_paths()[key]) for key in ("stdlib", "purelib")]
+    files: list[Path] = []
+    for root in dict.fromkeys(roots):  # once each, in order, should two be one
+        found = (p for p in root.rglob("*.py") if p.is_file())
+        files += sorted(found, key=lambda p: p.relative_to(root).as_posix())
+    return files
+
+
+def source_corpus(mb: int = 30) -> Path:
+    """About mb MB of Python source, files as documents (written once)."""
+    path = folder() / f"python_source_{mb}mb.txt"
+    if path.is_file():
+        return path
+    target, size = mb * 1_000_000, 0
+    tmp = path.with_suffix(".part")
+    with open(tmp, "w", encoding="utf-8") as f:
+        for file in source_files():
+            try:
+                text = file.read_text(encoding="utf-8")
+            except (UnicodeDecodeError, OSError):
+                continue  # not UTF-8 (a test file of odd encodings), or unreadable
+            if EOT in text or not text.strip():
+                continue  # a file that names the marker would cut itself in two
+            f.write(text + EOT)
+            size += len(text.encode("utf-8")) + len(EOT)
+            if size >= target:
+                break
+    tmp.replace(path)
+    return path

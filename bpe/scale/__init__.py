@@ -17,10 +17,11 @@ over helper processes (``batch``) and streams (``stream``).
 Both: ``build`` compiles the hot modules above (``compact``, ``indexed``,
 ``piece``, ``word_counts``) from their own source with Cython when a C compiler
 is present, and ``compiled`` decides, at import, whether each runs compiled or as
-Python; ``pool`` is the one way work is shared between processes; ``cli`` is the
+Python (``_cython`` stands in for Cython's types where it is not installed);
+``pool`` is the one way work is shared between processes; ``cli`` is the
 ``bpe`` command; ``pattern_atoms`` cuts a pre-tokenizer pattern into atoms for the
 rewriters that translate it (the ASCII fast path here, the JavaScript pattern in
-``bpe.book.site.jspattern``, the regex stand-in of ``bpe.book.site``).
+``bpe.book.site.jspattern``, the regex stand-in of ``bpe.book.page``).
 """
 
 from .compiled import install

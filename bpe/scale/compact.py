@@ -20,12 +20,18 @@ The picks, ties included, are the indexed trainer's, hence the naive trainer's
 
 from __future__ import annotations
 
+import gc
 import heapq
 import itertools
 import time
 from collections.abc import Callable, MutableMapping
 
 from .indexed import IndexedTable, descending
+
+try:  # the C types the compiled module uses; as Python, the decorators do nothing
+    import cython
+except ImportError:  # no Cython here (the page's Python): its stand-in
+    from . import _cython as cython
 
 SHIFT = 32  # a pair (x, y) of symbol ids is the int x << SHIFT | y
 LOW = (1 << SHIFT) - 1
@@ -93,6 +99,25 @@ class CompactTable:
     update_totals = IndexedTable.update_totals
 
 
+# C integers for the positions and the symbol ids (ids < 2**31, so a pair,
+# x << SHIFT | y, fits a C long long), so the loop reads and compares them in C.
+# No bounds check: every index read is below n = len(word), checked before it is
+# read, and the loop only ever writes where it has read (write <= read).
+@cython.boundscheck(False)
+@cython.wraparound(False)
+@cython.locals(
+    n=cython.Py_ssize_t,
+    read=cython.Py_ssize_t,
+    write=cython.Py_ssize_t,
+    joined=cython.bint,
+    x=cython.longlong,
+    ca=cython.longlong,
+    cb=cython.longlong,
+    cnew=cython.longlong,
+    left=cython.longlong,
+    right=cython.longlong,
+    shift=cython.int,
+)
 def merge_in_place(
     word: list[int],
     a: int,
@@ -111,29 +136,32 @@ def merge_in_place(
     occurrences touch (a b a b), the pair between them, (b, a), becomes
     (new, new), counted once, from the right (``joined``: new was just written).
     """
-    n, read, write, joined = len(word), 0, 0, False
+    n, read, write, joined, shift = len(word), 0, 0, False, SHIFT
+    ca, cb, cnew = a, b, new
     while read < n:
-        x = word[read]
-        if x != a or read + 1 == n or word[read + 1] != b:
-            word[write] = x
+        item = word[read]  # the int object itself: moved, not made again
+        x = item
+        if x != ca or read + 1 == n or word[read + 1] != b:
+            word[write] = item
             read, write, joined = read + 1, write + 1, False
             continue
         if write:  # the left neighbour's pair: (left, a) becomes (left, new)
             left = word[write - 1]
-            old = b << SHIFT | a if joined else left << SHIFT | a
+            old = cb << shift | ca if joined else left << shift | ca
             delta[old] = delta.get(old, 0) - freq
-            made(left << SHIFT | new, freq, delta, where, row)
+            made(left << shift | cnew, freq, delta, where, row)
         if read + 2 < n:  # the right one's: (b, right) becomes (new, right)
             right = word[read + 2]
-            if not (right == a and read + 3 < n and word[read + 3] == b):
-                old = b << SHIFT | right
+            if not (right == ca and read + 3 < n and word[read + 3] == b):
+                old = cb << shift | right
                 delta[old] = delta.get(old, 0) - freq
-                made(new << SHIFT | right, freq, delta, where, row)
+                made(cnew << shift | right, freq, delta, where, row)
         word[write] = new
         read, write, joined = read + 2, write + 1, True
     del word[write:]
 
 
+@cython.cfunc  # called from merge_in_place only: a C call, when compiled
 def made(
     pair: int, freq: int, delta: dict[int, int], where: dict[int, list[int]], row: int
 ) -> None:
@@ -190,8 +218,24 @@ def compact_merges(
     The same merges as ``indexed.indexed_merges`` and ``trainer.naive_merges``.
     ``table`` and ``taken`` as for ``CompactTable``.
     """
-    rows = CompactTable(table, taken)
-    heap = CompactHeap(rows)
+    # The loop makes and drops ints, tuples and dicts by the million and no cycle
+    # among them: the cyclic collector, set off by the allocations, would only walk
+    # the table's rows again and again. Off while it runs (as batch.py does).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        rows = CompactTable(table, taken)
+        heap = CompactHeap(rows)
+        return merge_loop(rows, heap, n_merges, progress)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def merge_loop(
+    rows: CompactTable, heap: CompactHeap, n_merges: int, progress: Callable | None
+) -> tuple[list[tuple[bytes, bytes]], float, float]:
+    """Pick the best pair and apply it, n_merges times: (merges, pick s, apply s)."""
     symbols, merges, pick_seconds, apply_seconds = rows.symbols, [], 0.0, 0.0
     while len(merges) < n_merges:
         t0 = time.perf_counter()

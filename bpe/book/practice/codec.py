@@ -57,6 +57,14 @@ def one_pass(tok: Tokens, rank: dict[Pair, int]) -> Tokens:
     return tuple(out)
 
 
+def highest_rank_first(tok: Tokens, rank: dict[Pair, int]) -> Tokens:
+    """Wrong: repeatedly merge the pair of highest rank, the one learned last."""
+    while known := [p for p in zip(tok, tok[1:], strict=False) if p in rank]:
+        pair = max(known, key=rank.__getitem__)
+        tok = merge(tok, pair, pair[0] + pair[1])
+    return tok
+
+
 def decode(ids: list[int], vocab: Vocab) -> str:
     """Chapter 06: join the ids' bytes, read them as UTF-8 once (U+FFFD if broken).
 
@@ -120,6 +128,22 @@ def split_always(text: str, specials: Iterable[str]) -> list[str]:
     return re.split("(" + "|".join(map(re.escape, specials)) + ")", text)
 
 
+def empty_chunks_dropped(text: str, specials: Iterable[str]) -> list[str]:
+    """Wrong: the empty strings re.split leaves at either end of a special dropped."""
+    if not specials:
+        return [text]
+    return [chunk for chunk in split_special(text, specials) if chunk]
+
+
+def specials_dropped(
+    text: str, vocab: Vocab, merges: list[Pair], specials: Iterable[str] = ()
+) -> list[int]:
+    """Wrong: the special tokens cut out of the text, and no id given for them."""
+    tokenizer = Tokenizer(vocab, merges, specials)
+    chunks = split_special(text, specials)
+    return [i for c in chunks if c not in specials for i in tokenizer.encode(c)]
+
+
 ENCODE_WORD = Exercise(
     name="encode_word",
     chapter="05",
@@ -145,6 +169,12 @@ ENCODE_WORD = Exercise(
             one_pass,
             "One pass is not enough: a merge makes a token that can pair with its "
             "neighbour in a later merge. Search again after each merge.",
+        ),
+        Wrong(
+            "highest rank first",
+            highest_rank_first,
+            "Order: you merged the pair of highest rank, learned last. The pair of "
+            "lowest rank was learned first, and is merged first.",
         ),
     ),
 )
@@ -216,6 +246,12 @@ SPLIT_SPECIAL = Exercise(
             "One special token is a prefix of another; alternation takes the first "
             "that matches, so try the longest first.",
         ),
+        Wrong(
+            "empty chunks dropped",
+            empty_chunks_dropped,
+            "Keep the empty chunks: a text that starts or ends with a special token "
+            "has an empty chunk there, as re.split gives it.",
+        ),
     ),
 )
 
@@ -247,6 +283,12 @@ ENCODE = Exercise(
             ).encode(text),
             "Pre-tokenize each chunk with the book's pattern first: merges never "
             "cross from one pre-token into the next.",
+        ),
+        Wrong(
+            "special tokens dropped",
+            specials_dropped,
+            "A special token must not vanish: it is one id of its own, the vocabulary's"
+            " id for its bytes. Put that id where the token stood.",
         ),
     ),
 )

@@ -62,6 +62,11 @@ def left_id_only(counts: dict[Pair, int], ids: dict[bytes, int]) -> Pair:
     return max(counts, key=lambda p: (counts[p], -ids[p[0]]))
 
 
+def rarest_pair(counts: dict[Pair, int], ids: dict[bytes, int]) -> Pair:
+    """Wrong: min over (count, ids), so the least frequent pair."""
+    return min(counts, key=lambda p: (counts[p], ids[p[0]], ids[p[1]]))
+
+
 def random_lists(rng: random.Random) -> tuple[list[Pair], list[Pair]]:
     """Two merge lists over a, b, c that share a start, then may part or stop."""
     letters = (b"a", b"b", b"c")
@@ -91,6 +96,20 @@ def longer_length(a: list[Pair], b: list[Pair]) -> int | None:
     """Wrong: where one list is the start of the other, the longer one's length."""
     i = zip_only(a, b)
     return max(len(a), len(b)) if i is None and len(a) != len(b) else i
+
+
+def a_end_only(a: list[Pair], b: list[Pair]) -> int | None:
+    """Wrong: a walked to its end; b's running out is seen, a's is not."""
+    for i, x in enumerate(a):
+        if i >= len(b) or x != b[i]:
+            return i
+    return None
+
+
+def minus_one(a: list[Pair], b: list[Pair]) -> int | None:
+    """Wrong: -1, as str.find gives, when the lists are the same."""
+    i = first_difference(a, b)
+    return -1 if i is None else i
 
 
 def not_in_other(a: list[Pair], b: list[Pair]) -> int | None:
@@ -140,6 +159,12 @@ SMALLER_IDS = Exercise(
             "That is this book's tie-break (the greater bytes win). The other "
             "trainers take the smaller ids.",
         ),
+        Wrong(
+            "the rarest pair",
+            rarest_pair,
+            "min on the count picks the rarest pair: the count must be greatest, so "
+            "put -counts[p] first in a min key (the ids then settle ties).",
+        ),
     ),
 )
 
@@ -181,6 +206,18 @@ FIRST_DIFFERENCE = Exercise(
             not_in_other,
             "Order matters: the same merges learned in another order are a "
             "divergence. Compare the lists index by index.",
+        ),
+        Wrong(
+            "only a's end seen",
+            a_end_only,
+            "Both ends: when a is the start of a longer b, the lists still part where "
+            "a ends. Check whether either list has run out.",
+        ),
+        Wrong(
+            "-1 when the same",
+            minus_one,
+            "The same lists give None, not -1: -1 would be read as an index (the last "
+            "merge).",
         ),
     ),
 )

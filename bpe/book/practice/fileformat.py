@@ -76,6 +76,25 @@ def shifted_by_value() -> dict[int, str]:
     return {b: chr(256 + b) if ord(c) != b else c for b, c in table.items()}
 
 
+def printable_table(printable: set[int]) -> dict[int, str]:
+    """The table with these bytes kept and the others moved to 256 on, in order."""
+    moved = [b for b in range(256) if b not in printable]
+    table = {b: chr(b) for b in printable}
+    table.update({b: chr(256 + n) for n, b in enumerate(moved)})
+    return dict(sorted(table.items()))
+
+
+def ranges_end_early() -> dict[int, str]:
+    """Wrong: range(ord(first), ord(last)), which leaves out '~', '¬' and 'ÿ'."""
+    ends = (("!", "~"), ("¡", "¬"), ("®", "ÿ"))
+    return printable_table({b for a, z in ends for b in range(ord(a), ord(z))})
+
+
+def soft_hyphen_kept() -> dict[int, str]:
+    """Wrong: '¡' to 'ÿ' as one range, so the soft hyphen (0xAD) stays itself."""
+    return printable_table({*range(ord("!"), ord("~") + 1), *range(0xA1, 0x100)})
+
+
 def raw_lines(merges: list[Pair]) -> str:
     """Wrong: tokens written as their raw characters, not through the table."""
     lines = [f"{a.decode('latin-1')} {b.decode('latin-1')}" for a, b in merges]
@@ -129,6 +148,18 @@ BYTES_TO_UNICODE = Exercise(
             shifted_by_value,
             "The moved bytes take the next free character from 256 on, one after "
             "the other, not 256 plus their own value.",
+        ),
+        Wrong(
+            "ranges end one early",
+            ranges_end_early,
+            "range(a, b) stops before b: the printable ranges include their last "
+            "characters ('~', '¬', 'ÿ'), so end each at ord(last) + 1.",
+        ),
+        Wrong(
+            "the soft hyphen kept",
+            soft_hyphen_kept,
+            "'¡' to 'ÿ' is two ranges, not one: the soft hyphen (0xAD, between '¬' "
+            "and '®') is invisible, so it is moved past 255 too.",
         ),
     ),
 )

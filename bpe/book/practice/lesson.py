@@ -40,6 +40,16 @@ def replace_from_right(ids: list[int], pair: IdPair, new_id: int) -> list[int]:
     return replace_pair(ids[::-1], pair[::-1], new_id)[::-1]
 
 
+def greatest_pair(counts: Counter[IdPair]) -> IdPair:
+    """Wrong: max over the Counter's keys, so the greatest pair, whatever its count."""
+    return max(counts)
+
+
+def right_id_first(counts: Counter[IdPair]) -> IdPair:
+    """Wrong: of equal counts, the greater right id decides first."""
+    return max(counts, key=lambda p: (counts[p], p[1], p[0]))
+
+
 def greater_pair_first(counts: Counter[IdPair]) -> IdPair:
     """The exercise's rule: the most frequent pair, and of those the greater ids."""
     return max(counts, key=lambda p: (counts[p], p))
@@ -81,6 +91,42 @@ def leftmost_first(text: str, merges: dict[IdPair, int]) -> list[int]:
     ids = list(text.encode("utf-8"))
     while known := [p for p in zip(ids, ids[1:], strict=False) if p in merges]:
         ids = replace_pair(ids, known[0], merges[known[0]])
+    return ids
+
+
+def merged_by(choose: Callable, text: str, merges: dict[IdPair, int]) -> list[int]:
+    """The text's bytes, merged while a known pair is present, choose picking which."""
+    ids = list(text.encode("utf-8"))
+    while known := [p for p in zip(ids, ids[1:], strict=False) if p in merges]:
+        pair = choose(known, merges)
+        ids = replace_pair(ids, pair, merges[pair])
+    return ids
+
+
+def characters_merged(text: str, merges: dict[IdPair, int]) -> list[int]:
+    """Wrong: the text's code points, not its UTF-8 bytes, are the starting ids."""
+    ids = [ord(c) for c in text]
+    while known := [p for p in zip(ids, ids[1:], strict=False) if p in merges]:
+        pair = min(known, key=merges.__getitem__)
+        ids = replace_pair(ids, pair, merges[pair])
+    return ids
+
+
+def smallest_pair_first(text: str, merges: dict[IdPair, int]) -> list[int]:
+    """Wrong: of the known pairs present, the smallest pair of ids, not new id."""
+    return merged_by(lambda known, merges: min(known), text, merges)
+
+
+def newest_first(text: str, merges: dict[IdPair, int]) -> list[int]:
+    """Wrong: of the known pairs present, the one learned last (greatest new id)."""
+    return merged_by(lambda known, merges: max(known, key=merges.get), text, merges)
+
+
+def in_dict_order(text: str, merges: dict[IdPair, int]) -> list[int]:
+    """Wrong: each merge applied once, in the dict's order, not by new id."""
+    ids = list(text.encode("utf-8"))
+    for pair, new_id in merges.items():
+        ids = replace_pair(ids, pair, new_id)
     return ids
 
 
@@ -143,6 +189,18 @@ BEST_PAIR = Exercise(
             "Ties: several pairs share the top count here, and your answer takes "
             "whichever comes first in the table. Make the pair part of the key.",
         ),
+        Wrong(
+            "counts ignored",
+            greatest_pair,
+            "max over a Counter compares its keys, not its counts: that is the "
+            "greatest pair. Put the count first in the key, then the pair.",
+        ),
+        Wrong(
+            "the right id first",
+            right_id_first,
+            "Order: pairs compare as tuples, the left id first; the right id only "
+            "decides between pairs that share their left id.",
+        ),
     ),
 )
 
@@ -170,6 +228,12 @@ TOKENS_PER_BYTE = Exercise(
             "Upside down: that is bytes per token. The exercise asks for tokens "
             "per byte.",
         ),
+        Wrong(
+            "integer division",
+            lambda text, encode: len(encode(text)) // len(text.encode("utf-8")),
+            "// rounds down to a whole number, and a text never has more tokens than "
+            "bytes: divide with /.",
+        ),
     ),
 )
 
@@ -177,7 +241,12 @@ TOY_ENCODE = Exercise(
     name="toy_encode",
     chapter="00",
     reference=toy_encode,
-    examples=lambda: [("lowest", toy_merges()), ("aaa", {(97, 97): 256})],
+    examples=lambda: [
+        ("lowest", toy_merges()),
+        ("aaa", {(97, 97): 256}),
+        ("cab", {(99, 97): 256, (97, 98): 257}),
+        ("aab", {(256, 98): 257, (97, 97): 256}),
+    ],
     generate=lambda rng: (
         "".join(rng.choice(("a", "b", "c", "é")) for _ in range(rng.randint(0, 8))),
         random_id_merges(rng),
@@ -197,6 +266,30 @@ TOY_ENCODE = Exercise(
             leftmost_first,
             "Order: you merged the leftmost known pair; encoding merges the pair "
             "learned first (the smallest new id), wherever it is.",
+        ),
+        Wrong(
+            "characters, not bytes",
+            characters_merged,
+            "Characters are not bytes: é is one code point (233) but two UTF-8 bytes. "
+            "Start from text.encode('utf-8').",
+        ),
+        Wrong(
+            "smallest pair, not smallest new id",
+            smallest_pair_first,
+            "Order: you took the smallest pair of ids; the pair learned first is the "
+            "one whose new id, merges[pair], is smallest.",
+        ),
+        Wrong(
+            "the newest merge first",
+            newest_first,
+            "Order: you merged the pair learned last (the greatest new id); encoding "
+            "takes the one learned first, the smallest.",
+        ),
+        Wrong(
+            "merges in the dict's order",
+            in_dict_order,
+            "Order: a dict need not hold the merges in the order learned. Each time, "
+            "merge the pair present with the smallest new id.",
         ),
     ),
 )

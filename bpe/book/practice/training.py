@@ -8,6 +8,7 @@ chapter shows. The wrong answers are the mistakes the chapters warn about.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 
@@ -23,7 +24,14 @@ from bpe.book.practice.inputs import (
     toy_corpus,
 )
 from bpe.book.practice.runner import Exercise, Wrong
-from bpe.pretokenizer import PAT, count_strings, pretokenize, split_special, to_bytes
+from bpe.pretokenizer import (
+    PAT,
+    count_strings,
+    pretokenize,
+    pretokens,
+    split_special,
+    to_bytes,
+)
 from bpe.trainer import Pair, count_pairs, greater_pair, lowest_ids, merge
 from bpe.trainer import train as book_train
 
@@ -106,6 +114,75 @@ def specials_trained_on(
     return vocab, merges
 
 
+def zero_bytes(s: str) -> Tokens:
+    """Wrong: bytes(b) of an int b, which is b zero bytes, not the byte b."""
+    return tuple(bytes(b) for b in s.encode("utf-8"))
+
+
+def tokens_in_a_list(s: str) -> list[bytes]:
+    """Wrong: the right one-byte tokens, in a list instead of a tuple."""
+    return [bytes([b]) for b in s.encode("utf-8")]
+
+
+def utf8_edges_below(code_point: int) -> int:
+    """Wrong: each length's last code point (0x7F, 0x7FF, 0xFFFF) put in the next."""
+    if code_point < 0x7F:
+        return 1
+    return 2 if code_point < 0x7FF else 3 if code_point < 0xFFFF else 4
+
+
+def specials_as_pretokens(text: str, specials: Iterable[str] = ()) -> Counter[Tokens]:
+    """Wrong: each special token cut out, then counted as one pre-token."""
+    specials = list(specials)
+    chunks = split_special(text, specials)
+    return Counter(
+        to_bytes(p) for c in chunks for p in ([c] if c in specials else pretokens(c))
+    )
+
+
+def split_unescaped(text: str, specials: Iterable[str] = ()) -> Counter[Tokens]:
+    """Wrong: the text split on the specials joined by '|', neither escaped nor kept."""
+    chunks = re.split("|".join(specials), text)
+    return Counter(to_bytes(p) for c in chunks for p in pretokens(c))
+
+
+def last_pair_missed(table: dict[Tokens, int]) -> Counter[Pair]:
+    """Wrong: the loop over each pre-token stops one pair short."""
+    pairs: Counter[Pair] = Counter()
+    for tok, n in table.items():
+        for i in range(len(tok) - 2):
+            pairs[tok[i], tok[i + 1]] += n
+    return pairs
+
+
+def last_token_dropped(tok: Tokens, pair: Pair, new: bytes) -> Tokens:
+    """Wrong: the scan stops one short, so a last token that starts no pair is lost."""
+    out, i = [], 0
+    while i < len(tok) - 1:
+        if (tok[i], tok[i + 1]) == pair:
+            out.append(new)
+            i += 2
+        else:
+            out.append(tok[i])
+            i += 1
+    return tuple(out)
+
+
+def specials_not_counted(
+    text: str, vocab_size: int, specials: Iterable[str] = ()
+) -> Trained:
+    """Wrong: vocab_size - 256 merges, as if the specials took no ids."""
+    specials = list(specials)
+    return book_train(text, vocab_size + len(specials), specials)
+
+
+def joined_bytes_first(
+    text: str, vocab_size: int, specials: Iterable[str] = ()
+) -> Trained:
+    """Wrong: of equal counts, the pair whose joined bytes are greater."""
+    return book_train(text, vocab_size, specials, tie_break=lambda p, ids: p[0] + p[1])
+
+
 def random_merge_case(rng: random.Random) -> tuple:
     """(tok, pair, new): tokens from the tiny alphabet, a pair that often occurs."""
     pair = (rng.choice(TOKENS), rng.choice(LETTERS))
@@ -158,6 +235,17 @@ TO_BYTES = Exercise(
             "Iterating over a bytes object gives ints. A token is a bytes object "
             "of length one.",
         ),
+        Wrong(
+            "bytes(b) of an int",
+            zero_bytes,
+            "bytes(n) of an int n is n zero bytes, not the byte n: write bytes([b]) "
+            "to make a one-byte token.",
+        ),
+        Wrong(
+            "a list, not a tuple",
+            tokens_in_a_list,
+            "The tokens are right but the container is not: return a tuple.",
+        ),
     ),
 )
 
@@ -184,6 +272,12 @@ UTF8_LENGTH = Exercise(
             ),
             "An edge: each length ends just before a power of two (0x80, 0x800, "
             "0x10000). Is the limit itself inside or outside?",
+        ),
+        Wrong(
+            "each length's last code point left out",
+            utf8_edges_below,
+            "An edge: 0x7F, 0x7FF and 0xFFFF are the last code points of their "
+            "lengths, not the first of the next. Compare with < 0x80, < 0x800, ...",
         ),
     ),
 )
@@ -226,6 +320,18 @@ COUNT_WORDS = Exercise(
             lambda text, specials=(): count_strings(text, tuple(specials)),
             "The keys must be tuples of one-byte tokens, the form training works on, "
             "not strings.",
+        ),
+        Wrong(
+            "special tokens kept as pre-tokens",
+            specials_as_pretokens,
+            "A special token must not be in the table at all, not even whole: drop "
+            "the special chunks and count only the others.",
+        ),
+        Wrong(
+            "specials split unescaped",
+            split_unescaped,
+            "With no specials your pattern is empty and cuts between every character; "
+            "use split_special, which escapes them and keeps the text whole then.",
         ),
     ),
 )
@@ -270,6 +376,12 @@ COUNT_PAIRS = Exercise(
             ),
             "Pairs never cross from one pre-token into the next: count inside each.",
         ),
+        Wrong(
+            "the last pair missed",
+            last_pair_missed,
+            "Off by one: a pre-token of n tokens holds n - 1 pairs, and your loop "
+            "stops before the last of them.",
+        ),
     ),
 )
 
@@ -298,6 +410,12 @@ MERGE = Exercise(
             ),
             "Direction: where pairs overlap, the scan's direction decides which "
             "is merged. The book scans from the left.",
+        ),
+        Wrong(
+            "the last token dropped",
+            last_token_dropped,
+            "The end: your loop stops one token short, so a last token that starts no "
+            "pair is lost. Copy it too.",
         ),
     ),
 )
@@ -350,6 +468,18 @@ TRAIN = Exercise(
             specials_trained_on,
             "The special tokens' characters were merged: cut them out of the text "
             "before pre-tokenizing, so that they take no part in training.",
+        ),
+        Wrong(
+            "specials left out of the count",
+            specials_not_counted,
+            "Too many merges: vocab_size counts the specials too, so make "
+            "vocab_size - 256 - len(specials) merges.",
+        ),
+        Wrong(
+            "ties by the joined bytes",
+            joined_bytes_first,
+            "Tie-break: compare the pairs as (left, right) tuples, the left token "
+            "first, not the bytes they join into.",
         ),
     ),
 )

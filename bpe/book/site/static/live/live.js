@@ -482,7 +482,7 @@
       // One line folded: what a reader needs first; the rest on a tap.
       const cells = live.length === 1 ? "One cell" : `${live.length} cells`;
       const folded = element("details", "bpe-live-more");
-      const summary = element("summary", "", `▶ ${cells} here run in your browser; or try `);
+      const summary = element("summary", "", `${cells} here run in your browser; or try `);
       summary.append(consoleLink, ".");
       folded.append(
         summary,

@@ -14,12 +14,10 @@ The core, these top-level modules, is what the book teaches:
 - ``files``: GPT-2's vocab.json and merges.txt;
 - ``__main__``: ``python -m bpe``, the ``bpe`` command of ``scale.cli``.
 
-The core imports no other part of the package. Around it, in subpackages:
-``scale`` (the same results, fast, on large inputs, and the ``bpe`` command),
-``interop`` (tiktoken, Hugging Face, OpenAI's encodings), ``disk`` (atomic
-writes), ``data`` (the pinned data files and the texts built from them),
-``measure`` (speed and memory beside the peers) and ``book`` (what only the book
-needs).
+The core imports no other part of the package. Around it: ``scale`` (the same
+results, fast, and the ``bpe`` command), ``interop`` (tiktoken, Hugging Face,
+OpenAI's encodings), ``disk`` (atomic writes), ``data`` (the pinned data files),
+``measure`` (speed beside the peers) and ``book`` (what only the book needs).
 
 Training has three homes (``bpe.trainer`` says which does what): the core's
 ``from bpe.trainer import train``, which the book teaches; ``bpe.train``

@@ -214,7 +214,7 @@ def reasons_notebook(pandas: str, hidden: str, data: str, differs: str) -> dict:
         ("pd.DataFrame({'a': [x]})", [], pandas, []),
         ("print(y)", [], hidden, []),
         (
-            "from bpe.book import data\ndata.path('nowhere/nothing')",
+            "from bpe.data import registry as data\ndata.path('nowhere/nothing')",
             [],
             data,
             [],

@@ -105,7 +105,26 @@ CHAPTER_LINKS = """() => {
 }"""
 
 # Evaluated in this order after LAYOUT (STICKY scrolls tables and puts them back).
+# Where the lesson starts: the title's bottom, the top of the first paragraph after
+# it (null if a heading or a cell comes first), and the playground's text box's top.
+LESSON_START = """() => {
+  const title = document.querySelector("article h1");
+  let first = null;
+  for (let next = title?.nextElementSibling; next; next = next.nextElementSibling) {
+    if (next.tagName === "P") { first = next; break; }
+    if (/^H[1-6]$/.test(next.tagName) || next.querySelector(".cell")) break;
+  }
+  const top = (el) => (el ? el.getBoundingClientRect().top + window.scrollY : null);
+  const box = document.querySelector(".bpe-playground-text");
+  return {
+    title: title ? title.getBoundingClientRect().bottom + window.scrollY : null,
+    first: top(first),
+    textBox: top(box),
+  };
+}"""
+
 AFTER_LAYOUT = {
+    "lesson_start": LESSON_START,
     "cut": CUT_OFF,
     "sticky": STICKY,
     "figures": FIGURES,

@@ -99,3 +99,17 @@ def test_every_figure_has_alt_text_that_says_what_it_shows(path):
         if NOT_A_SENTENCE.search(alt) or len(re.findall(r"[^\W\d_]{2,}", alt)) < 4
     ]
     assert bad == [], f"alt text that says nothing: {bad}"
+
+
+PHONE = [(path, width) for path, width in PAGES if width == 390]
+
+
+@pytest.mark.parametrize(("path", "width"), PHONE, ids=map(ids, PHONE))
+def test_on_a_phone_the_lesson_comes_first(rendered, path, width):
+    """The first paragraph comes right under the title (the page's notices after
+    it), and the playground's text box on the first screen (844 px high)."""
+    found = rendered(path, width)["lesson_start"]
+    if found["first"] is not None:
+        assert found["first"] - found["title"] < 60, found
+    if found["textBox"] is not None:
+        assert found["textBox"] < 844, found

@@ -159,7 +159,7 @@ def proves(reason: str, outcome: dict, cell: dict) -> str | None:
             return None
         said = found.group(1).removesuffix(" …")
         lines = (outcome["stdout"] + (outcome["result"] or "")).splitlines()
-        if any(line.strip().startswith(said) for line in lines):
+        if any(" ".join(line.split()).startswith(said) for line in lines):
             return None
         return f"no line of its output begins {said!r}"
     return "no check knows this reason"

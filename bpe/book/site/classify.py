@@ -215,7 +215,9 @@ def module_of(filename: str) -> str:
 
 
 def shorten(text: str, width: int = 100) -> str:
-    """text cut at a word boundary to at most width characters, marked if cut."""
+    """text on one line, each run of spaces one (a printed table's columns read as
+    noise in a sentence), cut at a word boundary to at most width characters."""
+    text = " ".join(text.split())
     if len(text) <= width:
         return text
     return text[: text.rfind(" ", 0, width)].rstrip(",;:.") + " …"

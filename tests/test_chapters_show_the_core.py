@@ -1,9 +1,8 @@
 """Every function and class of the core appears, as its current source, in a chapter.
 
-The chapters display source with ``bpe.book.chapters.show_source``; its plain-text form
-is
-stored in the executed notebooks (and re-checked against a fresh run by nbval), so
-finding a definition's current source there means a chapter shows it, as it is.
+The chapters display source with ``bpe.book.chapters.show_source``; its plain-text
+form is stored in the executed notebooks (and re-checked against a fresh run by nbval),
+so finding a definition's current source there means a chapter shows it, as it is.
 The appendix (98) shows each core module in full, but it is not a chapter: each
 definition must also be shown by a numbered chapter (00-18), where it is taught.
 Each definition is its own test case, so a run lists every one that is missing.

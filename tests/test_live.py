@@ -190,8 +190,7 @@ def test_absent_modules_import_and_say_why_when_used(pyodide):
 
 def test_the_books_table_is_drawn_in_the_page_as_in_cpython(pyodide):
     """bpe.book.chapters.table ships in the archive, no absent module stands in for it,
-    and a
-    cell ending in a Table shows its HTML (what the stored output shows)."""
+    and a cell ending in a Table shows its HTML (what the stored output shows)."""
     from bpe.book.chapters.table import Table
 
     source = (
@@ -199,7 +198,7 @@ def test_the_books_table_is_drawn_in_the_page_as_in_cpython(pyodide):
         "Table([('low', 5), ('lower', 2), ('<b>', 1)], ['word', 'count'], "
         "index='word', code=['word'])"
     )
-    where = "import bpe.book.chapters.table\nbpe.book.table.__file__"
+    where = "import bpe.book.chapters.table\nbpe.book.chapters.table.__file__"
     first, second = pyodide.ask(RUN, [source, where])
     table = Table(
         [("low", 5), ("lower", 2), ("<b>", 1)], ["word", "count"], "word", ["word"]

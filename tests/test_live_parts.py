@@ -371,8 +371,8 @@ def test_the_archive_holds_the_package_the_stand_in_and_the_toy_corpus():
 
 def test_the_pages_scripts_are_the_sites_files_served_once(tmp_path, monkeypatch):
     """live.js and the rest live in bpe/book/site/static, which the site serves as
-    _static/;
-    the build writes only what it generates beside them, never a second copy."""
+    _static/; the build writes only what it generates beside them, never a second
+    copy."""
     static = STATIC
     config = site.load_config(archive.ROOT / "_config.yml")
     assert "bpe/book/site/static" in config["sphinx"]["config"]["html_static_path"]

@@ -265,7 +265,6 @@ def test_the_scripts_are_copied_as_they_are(shipped):
         assert shipped[name].read_text(encoding="utf-8") == (
             playground.HERE / name
         ).read_text(encoding="utf-8")
-    # the page's own script is served from bpe/book/site/static, not copied a second
-    # time
+    # the page's own script is served from bpe/book/site/static, never copied
     assert playground.SITE_SCRIPT.is_file()
     assert playground.SITE_SCRIPT.name not in shipped

@@ -85,8 +85,8 @@ def test_buttons_only_with_a_repository():
 
 def test_make_book_reruns_only_what_changed(tmp_path):
     """make book's cache (bpe.book.site.config --cache): after an edit to a chapter's
-    prose,
-    its stored run still matches; after an edit to the package, nothing matches."""
+    prose, its stored run still matches; after an edit to the package, nothing
+    matches."""
     import nbformat
     from jupyter_cache import get_cache
     from jupyter_cache.executors import load_executor

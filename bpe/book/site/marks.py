@@ -76,8 +76,8 @@ def code_cells(notebook: dict) -> list[dict]:
     """A notebook's code cells as classify() takes them.
 
     The bootstrap cell is left out: it installs the package where there is none,
-    and the page has it (``bpe.book.site.config`` writes that cell; marks would not
-    last).
+    and the page has it (``bpe.book.site.config`` writes that cell; marks there
+    would not last).
     """
     return [
         {

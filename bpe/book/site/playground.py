@@ -8,9 +8,8 @@ offline and even opened from disk: ``bpe.js`` (the JavaScript BPE shared with th
 merge explorer), ``explorer.js`` (its trainer, for "train on your text"), both
 copied from the package, where the notebooks' explorer inlines them, and
 ``catalogue.js`` (which vocabularies exist, and how large each file is). The page's
-own script, ``playground.js``, is the site's: bpe/book/site/static/playground/, served
-as it
-is (``SITE_SCRIPT``). Each vocabulary is a file of its own, which the page
+own script, ``playground.js``, is the site's (bpe/book/site/static/playground/),
+served as it is (``SITE_SCRIPT``). Each vocabulary is a file of its own, which the page
 loads only when the reader picks it: its tokens by id (which is also rank order),
 each token's bytes written as a string of the characters U+0000 to U+00FF, its
 special tokens, its pre-tokenizer pattern rewritten for JavaScript and how it

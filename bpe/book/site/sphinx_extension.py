@@ -48,8 +48,8 @@ PROGRESS_PAGES = ("book/intro",)
 GENERATED = ROOT / "_build" / "generated" / "live"
 EXERCISE_KEY = "exercise"  # a cell's metadata: the exercise its code starts
 # The page's scripts and style sheets: the site's own files, in
-# bpe/book/site/static/live/,
-# served as _static/live/ (live.js before practice.js, which uses it).
+# bpe/book/site/static/live/, served as _static/live/ (live.js before practice.js,
+# which uses it).
 SCRIPTS = ("live/live.js", "live/practice.js")
 STYLES = ("live/live.css", "live/practice.css")
 

@@ -113,21 +113,25 @@ def test_a_quiz_answer_is_explained_and_kept(browser, site_url):
     errors = errors_on(page)
     page.goto(f"{site_url}/{CHAPTER}")
     question = page.locator('[data-quiz="04-overlap"]')
+    right = int(question.get_attribute("data-answer"))  # the chapter's data says
+    wrong, other = (right + 1) % 3, (right + 2) % 3
+    why = {i: question.locator(f'[data-why="{i}"]') for i in (right, wrong, other)}
     assert not question.locator(".bpe-quiz-key").is_visible()  # (Jupyter's drop-down)
-    assert not question.locator('[data-why="1"]').is_visible()
-    question.locator('[data-option="1"]').click()  # "aa aa": wrong
+    assert not why[wrong].is_visible()
+    question.locator(f'[data-option="{wrong}"]').click()
     assert question.get_attribute("data-correct") == "false"
-    assert question.locator('[data-why="1"]').is_visible()  # why that is wrong
-    assert question.locator('[data-why="0"]').is_visible()  # and the right answer's why
-    assert question.locator('[data-why="2"]').is_hidden()
+    assert why[wrong].is_visible()  # why that is wrong
+    assert why[right].is_visible()  # and the right answer's why
+    assert why[other].is_hidden()
     page.reload()
     question = page.locator('[data-quiz="04-overlap"]')
-    assert question.get_attribute("data-chosen") == "1"
-    assert question.locator('[data-why="1"]').is_visible()
-    question.locator('[data-option="0"]').click()
+    assert question.get_attribute("data-chosen") == str(wrong)
+    assert question.locator(f'[data-why="{wrong}"]').is_visible()
+    question.locator(f'[data-option="{right}"]').click()
     assert question.get_attribute("data-correct") == "true"
-    assert question.locator('[data-why="1"]').is_hidden()
-    assert page.evaluate("localStorage.getItem('bpe-book:quiz:04-overlap')") == "0"
+    assert question.locator(f'[data-why="{wrong}"]').is_hidden()
+    stored = page.evaluate("localStorage.getItem('bpe-book:quiz:04-overlap')")
+    assert stored == str(right)
     assert not errors, errors
     context.close()
 

@@ -5,10 +5,9 @@ puts the book where the chapters expect it (they read ``../data/toy_corpus.txt``
 from ``notebooks/``), makes the absent modules importable (``absent.py``) and
 imports ``bpe`` so that the first cell does not wait for it. It also says where
 the site's other files are (``BPE_SITE``: the address of its ``_static/`` folder,
-or under Node a folder laid out like it), which ``bpe.interop.openai`` and
-``bpe.data.registry`` read when a cell loads OpenAI's encodings or the data files.
-Each Run is ``run``;
-the console's session begins with ``CONSOLE_SETUP``, shown to the reader as it runs.
+or under Node a folder laid out like it), which ``vocabularies`` reads when a cell
+loads OpenAI's encodings or the data files. Each Run is ``run``; the console's
+session begins with ``CONSOLE_SETUP``, shown to the reader as it runs.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 One definition serves Jupyter and the page: ``verdict`` returns a plain dict (the
 page shows it), ``check`` prints the same verdict for a notebook. A failing case
 is made smaller while it still fails, so the reader sees the simplest input that
-shows the mistake; its hint comes from the first known wrong answer that gives
-the same wrong output, else from the exercise's general hint.
+shows the mistake; its hint is that of the known wrong answer that answers as the
+reader's does on the most cases (``diagnose``), else the exercise's general hint.
 """
 
 from __future__ import annotations

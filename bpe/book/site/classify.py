@@ -43,7 +43,7 @@ HIDDEN_TAGS = ("remove-input", "remove_input", "remove-cell", "remove_cell")
 SLOW = 10.0  # seconds; longer than this, a Run would seem to hang
 # A cell's time wanders by a factor of two or more on a busy machine. A cell keeps the
 # mark it has unless this run is clearly on the other side of SLOW, so that the marks
-# do not change between two runs of `make live-marks` (or of tests/test_live.py).
+# do not change between two runs of `make live-marks` (the tests run untimed).
 MARGIN = 3.0
 SLOW_REASON = f"it takes more than {SLOW:.0f} s here"
 # Whether this run judges a cell slow by the clock (``make live-marks``, which writes

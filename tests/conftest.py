@@ -112,3 +112,48 @@ def overlapping_merge():
             out.append(t)
     return tuple(out)
 '''
+
+
+@pytest.fixture(scope="session")
+def page_python():
+    """The page's Python (Pyodide under Node, ``marks.PagePython``): one per pytest
+    worker, shared by every test that asks it something (it takes seconds to start)."""
+    from bpe.book.site import marks
+
+    with marks.PagePython() as python:
+        yield python
+
+
+@pytest.fixture(scope="session")
+def page_verdicts(page_python):
+    """classify()'s verdicts of one chapter, found when a test first asks for them.
+
+    Running a chapter's cells in the page is the costliest check there is, so both
+    tests/test_live.py (the marks) and tests/test_live_reasons.py (the reasons) read
+    one run: their tests of a chapter share an xdist group, so they land on the
+    worker that ran it (``pytest_collection_modifyitems``). Untimed: a cell marked
+    too slow stays so.
+    """
+    from bpe.book.site import marks
+
+    found = {}
+
+    def of(path):
+        if path.name not in found:
+            found.update(marks.classify_chapters([path], page_python, timed=False))
+        return found[path.name]
+
+    return of
+
+
+PAGE_RUN_TESTS = ("test_live.py", "test_live_reasons.py")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (--dist loadgroup)
+def pytest_collection_modifyitems(items):
+    """Each test of one chapter's page run in that chapter's xdist group, so that the
+    worker which ran the chapter's cells answers them all (``page_verdicts``)."""
+    for item in items:
+        path = getattr(getattr(item, "callspec", None), "params", {}).get("path")
+        if item.path.name in PAGE_RUN_TESTS and path is not None:
+            item.add_marker(pytest.mark.xdist_group(path.stem))

@@ -15,7 +15,6 @@ import pytest
 from chapter_cells import starter
 
 from bpe.book.practice import EXERCISES, check_code
-from bpe.book.site import marks
 
 pytestmark = pytest.mark.skipif(
     shutil.which("node") is None and not os.environ.get("CI"),
@@ -38,38 +37,32 @@ BOOKS = "from bpe.trainer import merge\n"
 QUICK = [ex.name for ex in EXERCISES if ex.name != "gpt2_ids"]  # gpt2_ids loads GPT-2
 
 
-@pytest.fixture(scope="module")
-def pyodide():
-    with marks.PagePython() as python:
-        yield python
-
-
-def in_page(pyodide, name: str, code: str, fresh=False) -> tuple[dict, float]:
-    result = pyodide.ask(CHECK, {"name": name, "code": code, "fresh": fresh})
+def in_page(page_python, name: str, code: str, fresh=False) -> tuple[dict, float]:
+    result = page_python.ask(CHECK, {"name": name, "code": code, "fresh": fresh})
     return result, result.pop("seconds")
 
 
-def test_a_wrong_then_a_right_merge_as_in_cpython(pyodide, overlapping_merge):
-    first, first_seconds = in_page(pyodide, "merge", overlapping_merge)
+def test_a_wrong_then_a_right_merge_as_in_cpython(page_python, overlapping_merge):
+    first, first_seconds = in_page(page_python, "merge", overlapping_merge)
     assert first == check_code("merge", overlapping_merge)
     assert not first["passed"] and first["case"]["tok"] == "(b'a', b'a', b'a')"
-    again, again_seconds = in_page(pyodide, "merge", overlapping_merge)
+    again, again_seconds = in_page(page_python, "merge", overlapping_merge)
     assert again == first
-    right, _ = in_page(pyodide, "merge", BOOKS)
+    right, _ = in_page(page_python, "merge", BOOKS)
     assert right["passed"] and right == check_code("merge", BOOKS)
     # How long they took is printed, never judged: a busy machine decides no verdict.
     print(f"Check in Pyodide: first {first_seconds:.3f} s, then {again_seconds:.3f} s")
 
 
 @pytest.mark.parametrize("name", QUICK)
-def test_every_starter_fails_in_the_page_as_in_cpython(pyodide, name):
-    result, _ = in_page(pyodide, name, starter(name))
+def test_every_starter_fails_in_the_page_as_in_cpython(page_python, name):
+    result, _ = in_page(page_python, name, starter(name))
     assert result == check_code(name, starter(name))
     assert not result["passed"]
 
 
-def test_code_that_raises_or_defines_nothing_is_a_verdict(pyodide):
-    raised, _ = in_page(pyodide, "merge", "def merge(:")
+def test_code_that_raises_or_defines_nothing_is_a_verdict(page_python):
+    raised, _ = in_page(page_python, "merge", "def merge(:")
     assert not raised["passed"] and "SyntaxError" in raised["message"]
-    nothing, _ = in_page(pyodide, "eight_merges", "x = 1", fresh=True)
+    nothing, _ = in_page(page_python, "eight_merges", "x = 1", fresh=True)
     assert nothing == check_code("eight_merges", "x = 1")

@@ -1,6 +1,7 @@
 """The page's Python, under Node: Pyodide from the site's files runs the book's core.
 
-One Node process with Pyodide serves the whole module (``marks.PagePython``). It
+One Node process with Pyodide serves each pytest worker (``page_python`` in
+conftest.py, ``marks.PagePython``). It
 runs the chapters' cells as the page does, and the tests check that the marks in
 the notebooks are what that run finds, that chapters 04 to 06 print there exactly
 what the book prints, that the core trains, encodes and saves the toy corpus as
@@ -34,38 +35,15 @@ SAMPLES = [
 CLASSES = ("L", "Lu", "Ll", "Lt", "Lm", "Lo", "M", "N", "White_Space")
 
 
-@pytest.fixture(scope="module")
-def pyodide():
-    with marks.PagePython() as python:
-        yield python
-
-
-@pytest.fixture(scope="module")
-def verdicts(pyodide):
-    """classify()'s verdicts of one chapter, found when a test first asks for them.
-
-    Untimed: a cell marked too slow stays so; every other mark is checked. Each
-    pytest worker classifies only the chapters of the tests it runs.
-    """
-    found = {}
-
-    def of(path):
-        if path.name not in found:
-            found.update(marks.classify_chapters([path], pyodide, timed=False))
-        return found[path.name]
-
-    return of
-
-
-def test_the_page_runs_python_3_14(pyodide):
-    assert pyodide.started["python"].startswith("3.14.")
-    assert pyodide.started["unicode"] >= "16.0.0"
+def test_the_page_runs_python_3_14(page_python):
+    assert page_python.started["python"].startswith("3.14.")
+    assert page_python.started["unicode"] >= "16.0.0"
 
 
 @pytest.mark.parametrize("path", marks.chapters(), ids=lambda p: p.stem)
-def test_the_marks_are_what_running_the_cells_finds(verdicts, path):
+def test_the_marks_are_what_running_the_cells_finds(page_verdicts, path):
     notebook = json.loads(path.read_text(encoding="utf-8"))
-    expected = marks.marked(notebook, verdicts(path))
+    expected = marks.marked(notebook, page_verdicts(path))
     stale = [
         f"cell {i}: marked {marks_of(cell)}, should be {marks_of(expected['cells'][i])}"
         for i, cell in enumerate(notebook["cells"])
@@ -91,10 +69,10 @@ CORE_CHAPTERS = [p for p in marks.chapters() if p.name[:2] in ("04", "05", "06")
 
 
 @pytest.mark.parametrize("path", CORE_CHAPTERS, ids=lambda p: p.stem)
-def test_the_core_prints_in_the_page_what_the_book_prints(verdicts, path):
+def test_the_core_prints_in_the_page_what_the_book_prints(page_verdicts, path):
     """Each cell with a Run button gives its stored output; some train or encode."""
     notebook = json.loads(path.read_text(encoding="utf-8"))
-    live = [v for v in verdicts(path) if v["live"]]
+    live = [v for v in page_verdicts(path) if v["live"]]
     assert live, f"{path.name}: no cell runs in the page"
     for verdict in live:
         cell = notebook["cells"][verdict["index"]]
@@ -133,9 +111,9 @@ json.dumps({
 
 
 def test_the_core_trains_encodes_and_saves_the_toy_corpus_as_cpython_does(
-    pyodide, toy_corpus, tmp_path
+    page_python, toy_corpus, tmp_path
 ):
-    got = pyodide.ask(TOY, {"samples": SAMPLES})
+    got = page_python.ask(TOY, {"samples": SAMPLES})
     vocab, merges = bpe.train(toy_corpus, 265, specials=[EOT])
     hexed = [[a.hex(), b.hex()] for a, b in merges]
     assert got["merges"] == got["core_merges"] == hexed
@@ -159,9 +137,9 @@ json.dumps([page.run(source, f"<In [{i}]>") for i, source in
 """
 
 
-def test_a_cell_that_raises_shows_its_traceback(pyodide):
+def test_a_cell_that_raises_shows_its_traceback(page_python):
     source = "def f(x):\n    return 1 / x\n\nprint('before')\nf(0)"
-    (outcome,) = pyodide.ask(RUN, [source])
+    (outcome,) = page_python.ask(RUN, [source])
     assert outcome["stdout"] == "before\n"
     assert outcome["error_type"] == "ZeroDivisionError"
     error = outcome["error"]
@@ -172,8 +150,8 @@ def test_a_cell_that_raises_shows_its_traceback(pyodide):
     assert "cells.py" not in error  # the runner's own frames are left out
 
 
-def test_absent_modules_import_and_say_why_when_used(pyodide):
-    first, second, third = pyodide.ask(
+def test_absent_modules_import_and_say_why_when_used(page_python):
+    first, second, third = page_python.ask(
         RUN,
         [
             "import pandas as pd\nimport matplotlib.pyplot as plt\nimport bpe",
@@ -185,10 +163,10 @@ def test_absent_modules_import_and_say_why_when_used(pyodide):
     assert second["error_type"] == "ModuleNotFoundError"
     assert second["missing_module"] == "pandas"
     assert "No module named 'pandas' in the page's Python" in second["error"]
-    assert third["result"] == repr(("regex", pyodide.started["unicode"]))
+    assert third["result"] == repr(("regex", page_python.started["unicode"]))
 
 
-def test_the_books_table_is_drawn_in_the_page_as_in_cpython(pyodide):
+def test_the_books_table_is_drawn_in_the_page_as_in_cpython(page_python):
     """bpe.book.chapters.table ships in the archive, no absent module stands in for it,
     and a cell ending in a Table shows its HTML (what the stored output shows)."""
     from bpe.book.chapters.table import Table
@@ -199,7 +177,7 @@ def test_the_books_table_is_drawn_in_the_page_as_in_cpython(pyodide):
         "index='word', code=['word'])"
     )
     where = "import bpe.book.chapters.table\nbpe.book.chapters.table.__file__"
-    first, second = pyodide.ask(RUN, [source, where])
+    first, second = page_python.ask(RUN, [source, where])
     table = Table(
         [("low", 5), ("lower", 2), ("<b>", 1)], ["word", "count"], "word", ["word"]
     )
@@ -209,27 +187,27 @@ def test_the_books_table_is_drawn_in_the_page_as_in_cpython(pyodide):
     assert second["result"] == repr("/home/pyodide/book/lib/bpe/book/chapters/table.py")
 
 
-def test_the_merge_explorer_is_shown_in_the_page_as_in_jupyter(pyodide):
+def test_the_merge_explorer_is_shown_in_the_page_as_in_jupyter(page_python):
     """Its value's HTML (the script it inlines is in the archive) and its text."""
     from bpe.book.chapters.explorer import explorer
 
     source = (
         "from bpe.book.chapters.explorer import explorer\nexplorer('low lower lowest')"
     )
-    (outcome,) = pyodide.ask(RUN, [source])
+    (outcome,) = page_python.ask(RUN, [source])
     shown = explorer("low lower lowest")
     assert outcome["error"] is None, outcome["error"]
     assert (outcome["result"], outcome["html"]) == (repr(shown), shown._repr_html_())
 
 
-def test_the_console_knows_a_whole_statement(pyodide):
+def test_the_console_knows_a_whole_statement(page_python):
     script = """
 import json
 from bpe.book.page import session as page
 json.dumps([page.is_complete(s) for s in json.loads(job_input)])
 """
     sources = ["x = 1", "for i in x:", "for i in x:\n    print(i)\n", "(1,"]
-    assert pyodide.ask(script, sources) == [True, False, True, False]
+    assert page_python.ask(script, sources) == [True, False, True, False]
 
 
 TABLES = """
@@ -241,8 +219,8 @@ json.dumps({"unicode": unicodedata.unidata_version,
 
 
 @pytest.fixture(scope="module")
-def pyodide_tables(pyodide):
-    return pyodide.ask(TABLES, list(CLASSES))
+def pyodide_tables(page_python):
+    return page_python.ask(TABLES, list(CLASSES))
 
 
 EVERY = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000)
@@ -265,7 +243,7 @@ def pyodide_disagreeing(pyodide_tables):
 
 
 def test_the_stand_ins_tables_in_the_page_differ_only_where_unicode_changed(
-    pyodide, pyodide_tables, pyodide_disagreeing
+    page_python, pyodide_tables, pyodide_disagreeing
 ):
     """Pyodide's Unicode is older than regex's: only code points it leaves unassigned
     (or, for one, classes as another kind of letter) may differ."""
@@ -274,7 +252,7 @@ import json, unicodedata
 json.dumps([unicodedata.category(chr(c)) for c in json.loads(job_input)])
 """
     points = sorted(pyodide_disagreeing)
-    categories = pyodide.ask(script, points)
+    categories = page_python.ask(script, points)
     letters = spans_to_set(pyodide_tables["ranges"]["L"])
     regex_letters = {ord(c) for c in regex.findall(r"\p{L}", EVERY)}
     for point, category in zip(points, categories, strict=True):
@@ -303,7 +281,9 @@ json.dumps({"count": len(pieces), "sha256": digest.hexdigest()})
 """
 
 
-def test_the_stand_in_cuts_text_in_the_page_as_regex_does(pyodide, pyodide_disagreeing):
+def test_the_stand_in_cuts_text_in_the_page_as_regex_does(
+    page_python, pyodide_disagreeing
+):
     """Every agreed code point of the BMP, and every assigned one above it, in context.
 
     (The nearly one million unassigned and private-use ones above U+FFFF are one
@@ -311,7 +291,9 @@ def test_the_stand_in_cuts_text_in_the_page_as_regex_does(pyodide, pyodide_disag
     """
     above = "".join(map(chr, range(0x10000, 0x110000)))
     astral = [ord(c) for c in regex.findall(r"[^\p{Cn}\p{Co}]", above)]
-    got = pyodide.ask(PIECES, {"skip": sorted(pyodide_disagreeing), "astral": astral})
+    got = page_python.ask(
+        PIECES, {"skip": sorted(pyodide_disagreeing), "astral": astral}
+    )
     keep = set(astral)
     points = [
         c

@@ -1,15 +1,17 @@
 """Each "Runs in Jupyter only" reason is what stops the cell in the page.
 
 For every chapter, the cells run in the page's Python under Node (Pyodide,
-``marks.PagePython``) as the page runs them, from the notebook's own marks: the
-cells tagged ``live`` in order, and in place of each other cell the imports the
-page runs for it. Each visible cell that carries a reason is tried where it
-stands (and rolled back), and its failure must be the one its reason names:
-read here from the reason's words (``proves``), not by asking ``classify.py``
-again. A chapter where nothing runs has one reason, its first visible cell's,
-tried with nothing above it. ``test_a_wrong_reason_is_caught`` shows the check
-failing on reasons that name something else.
-"""
+``marks.PagePython``) as the page runs them: the cells that run there in order,
+and in place of each other cell the imports the page runs for it. Each visible
+cell that carries a reason is tried where it stands (and rolled back), and its
+failure must be the one its reason names: read here from the reason's words
+(``proves``), not from the reason ``classify.py`` wrote. The run is the one
+tests/test_live.py checks the marks against (``page_verdicts`` in conftest.py,
+the verdicts' "tried" outcomes): when that test passes, the page runs the cells
+the notebook marks, so this run is the page's. A chapter where nothing runs has
+one reason, its first visible cell's, tried with nothing above it.
+``test_a_wrong_reason_is_caught`` shows the check failing on reasons that name
+something else."""
 
 import json
 import os
@@ -27,33 +29,7 @@ pytestmark = pytest.mark.skipif(
     reason="Node.js is not installed",
 )
 
-REPLAY = """
-import json
-from bpe.book.page import session as page
-page.reset()
-page.fresh_folder()  # as a newly opened page: no file an earlier run saved
-tried = {}
-for cell in json.loads(job_input):
-    name = f"<cell {cell['index']}>"
-    if cell["live"]:
-        page.run(cell["source"], name)
-        continue
-    if cell["reason"]:
-        before = dict(page.namespace)
-        tried[cell["index"]] = page.run(cell["source"], name)
-        page.namespace.clear()
-        page.namespace.update(before)
-    if cell["imports"]:
-        page.run(cell["imports"], f"<imports of cell {cell['index']}>")
-json.dumps(tried)
-"""
 PROCESSES = ("resource", "_multiprocessing")  # what "worker processes" means here
-
-
-@pytest.fixture(scope="module")
-def pyodide():
-    with marks.PagePython() as python:
-        yield python
 
 
 def page_cells(notebook: dict) -> list[dict]:
@@ -165,15 +141,18 @@ def proves(reason: str, outcome: dict, cell: dict) -> str | None:
     return "no check knows this reason"
 
 
-def wrong_reasons(notebook: dict, pyodide) -> list[str]:
-    """Each reason in the notebook that its cell's failure in the page disproves."""
-    cells = page_cells(notebook)
-    tried = pyodide.ask(REPLAY, cells)
+def wrong_reasons(notebook: dict, verdicts: list[dict]) -> list[str]:
+    """Each reason in the notebook that its cell's failure in the page disproves
+    (verdicts: classify()'s of the notebook, with each cell's outcome there)."""
+    tried = {v["index"]: v["tried"] for v in verdicts}
     problems = []
-    for cell in cells:
+    for cell in page_cells(notebook):
         if not cell["reason"]:
             continue
-        outcome = tried[str(cell["index"])]
+        outcome = tried[cell["index"]]
+        if outcome is None:
+            problems.append(f"cell {cell['index']}: {cell['reason']!r}, but it runs")
+            continue
         outputs = notebook["cells"][cell["index"]].get("outputs", [])
         wrong = proves(cell["reason"], outcome, {**cell, "outputs": outputs})
         if wrong:
@@ -182,9 +161,9 @@ def wrong_reasons(notebook: dict, pyodide) -> list[str]:
 
 
 @pytest.mark.parametrize("path", marks.chapters(), ids=lambda p: p.stem)
-def test_each_reason_is_what_stops_the_cell_in_the_page(pyodide, path):
+def test_each_reason_is_what_stops_the_cell_in_the_page(page_verdicts, path):
     notebook = json.loads(path.read_text(encoding="utf-8"))
-    problems = wrong_reasons(notebook, pyodide)
+    problems = wrong_reasons(notebook, page_verdicts(path))
     assert not problems, "run `make live-marks`, or fix:\n" + "\n".join(problems)
 
 
@@ -223,7 +202,13 @@ def reasons_notebook(pandas: str, hidden: str, data: str, differs: str) -> dict:
     )
 
 
-def test_a_wrong_reason_is_caught(pyodide):
+def in_the_page(notebook: dict, page_python) -> list[dict]:
+    """classify()'s verdicts of a notebook's cells, run in the page's Python."""
+    job = {"timed": False, "cells": {"notebook": marks.code_cells(notebook)}}
+    return page_python.ask(marks.CLASSIFY, job)["notebook"]
+
+
+def test_a_wrong_reason_is_caught(page_python):
     right = reasons_notebook(
         "it uses pandas.DataFrame, and the page's Python has no pandas",
         "it uses y, from a hidden cell that does not run here",
@@ -231,14 +216,15 @@ def test_a_wrong_reason_is_caught(pyodide):
         "\"'nowhere/nothing' is not in …",
         "its output here differs from the book's, from: 2",
     )
-    assert wrong_reasons(right, pyodide) == []
+    verdicts = in_the_page(right, page_python)
+    assert wrong_reasons(right, verdicts) == []
     wrong = reasons_notebook(
         "it needs numpy",
         "it uses z, from a cell above that does not run here",
         "it calls tinystories_files (bpe.data.corpora), which needs tiktoken",
         classify.SLOW_REASON,
     )
-    problems = wrong_reasons(wrong, pyodide)
+    problems = wrong_reasons(wrong, verdicts)  # the same cells, run the same way
     assert [p.split(":")[0] for p in problems] == [
         "cell 2",
         "cell 3",

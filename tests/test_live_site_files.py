@@ -138,9 +138,8 @@ def digest(value):
 
 
 @needs_node
-def test_the_page_reads_the_encodings_and_the_data_as_cpython_does():
-    with marks.PagePython() as python:
-        found = python.ask(IN_THE_PAGE, SAMPLES)
+def test_the_page_reads_the_encodings_and_the_data_as_cpython_does(page_python):
+    found = page_python.ask(IN_THE_PAGE, SAMPLES)
     for name in openai.COMPARED:
         real = openai.get_encoding(name)
         expected = [real.encode(s, allowed_special="all") for s in SAMPLES]

@@ -329,9 +329,11 @@ def choose(cells: list[dict], good: set[int]) -> tuple[set[int], set[int]]:
 def classify(cells: list[dict]) -> list[dict]:
     """How the page treats each code cell ({"index", "source", "tags", "outputs"}).
 
-    Returns {"index", "live", "context", "imports", "reason", "outcome"} per cell,
-    in order; "imports" are, for a cell that does not run here, those of its
-    imports that do, which the page runs before the live cells below it.
+    Returns {"index", "live", "context", "imports", "reason", "outcome", "tried"}
+    per cell, in order; "imports" are, for a cell that does not run here, those of
+    its imports that do, which the page runs before the live cells below it;
+    "tried" is, for a visible cell without a button, its outcome tried where the
+    page has it (``as_the_page_runs``), or None.
     """
     imports: dict[int, str] = {}
     here = os.getcwd()
@@ -367,6 +369,7 @@ def classify(cells: list[dict]) -> list[dict]:
                 if is_live or hidden(cell["tags"])
                 else reason(cell, outcome, made_above),
                 "outcome": outcome,
+                "tried": tried.get(i),
             }
         )
         if not runs:  # what it binds is missing below, but for the imports run for it

@@ -139,9 +139,8 @@ WIDE_TABLES = """() => {
   for (const table of article.querySelectorAll("table")) {
     if (!table.getClientRects().length) continue;
     let box = table.parentElement;
-    while (box !== article && !["auto", "scroll"].includes(getComputedStyle(box).overflowX)) {
-      box = box.parentElement;
-    }
+    const scrolls = (el) => ["auto", "scroll"].includes(getComputedStyle(el).overflowX);
+    while (box !== article && !scrolls(box)) box = box.parentElement;
     if (box === article || boxes.includes(box)) continue;
     if (box.scrollWidth > box.clientWidth + 1) boxes.push(box);
   }
@@ -163,7 +162,8 @@ SCROLL_EDGE = """([n, end]) => {
   const r = box.getBoundingClientRect();
   const right = r.left + box.clientLeft + box.clientWidth; // inside any scroll bar
   const bottom = Math.min(r.top + box.clientTop + box.clientHeight, window.innerHeight);
-  const page = getComputedStyle(document.body).backgroundColor.match(/\\d+/g).map(Number);
+  const colour = getComputedStyle(document.body).backgroundColor;
+  const page = colour.match(/\\d+/g).map(Number);
   const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
   return {
     clip: { x: right - rem, y: r.top + 2, width: rem, height: bottom - r.top - 4 },

@@ -1,4 +1,5 @@
-"""At 390 × 844 px a table wider than its box says that it scrolls (bpe/book/site/static/book.css).
+"""At 390 × 844 px a table wider than its box says that it scrolls (book.css, in
+bpe/book/site/static/).
 
 The cue is a shadow along the box's right edge, painted as the box's background, under
 the rows: a row's stripe, if opaque, hides it (so the first try did). The test
@@ -21,7 +22,8 @@ from .measures import SCROLL_EDGE, WIDE_TABLES
 
 PAGES = book_pages()
 # How far (the largest of the three channels, 0-255) a column's median pixel is from
-# the page's colour: a stripe alone is about 14 from it, the shadow at its edge about 70.
+# the page's colour: a stripe alone is about 14 from it, a cell's border 26, the
+# shadow at its edge about 80.
 CUE = 30
 SLIVER = 8  # px: about a cell's padding
 
@@ -42,7 +44,10 @@ def edge_contrast(page, n, end):
     shot = Image.open(io.BytesIO(page.screenshot(clip=found["clip"]))).convert("RGB")
     far = [
         statistics.median(
-            max(abs(a - b) for a, b in zip(shot.getpixel((x, y)), found["page"]))
+            max(
+                abs(a - b)
+                for a, b in zip(shot.getpixel((x, y)), found["page"], strict=True)
+            )
             for y in range(shot.height)
         )
         for x in range(shot.width)

@@ -62,10 +62,12 @@ def book_pages():
     return [p for p in pages if p not in ("genindex.html", "search.html", "index.html")]
 
 
-def offline_context(browser, site_url, width=1200, **options):
+def offline_context(browser, site_url, width=1200, height=900, **options):
     """A fresh browser context (no stored state) that refuses every request leaving the
     site: the site must work with no network at all."""
-    context = browser.new_context(viewport={"width": width, "height": 900}, **options)
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, **options
+    )
     context.route(
         "**/*",
         lambda route: (

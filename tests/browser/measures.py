@@ -130,3 +130,43 @@ AFTER_LAYOUT = {
     "figures": FIGURES,
     "chapter_links": CHAPTER_LINKS,
 }
+
+# For tests/browser/test_tables.py: the boxes that scroll a table sideways, which the
+# test then looks at one by one (SCROLL_EDGE).
+WIDE_TABLES = """() => {
+  const article = document.querySelector("article") || document.body;
+  const boxes = [];
+  for (const table of article.querySelectorAll("table")) {
+    if (!table.getClientRects().length) continue;
+    let box = table.parentElement;
+    const scrolls = (el) => ["auto", "scroll"].includes(getComputedStyle(el).overflowX);
+    while (box !== article && !scrolls(box)) box = box.parentElement;
+    if (box === article || boxes.includes(box)) continue;
+    if (box.scrollWidth > box.clientWidth + 1) boxes.push(box);
+  }
+  boxes.forEach((box, n) => box.setAttribute("data-bpe-wide", n));
+  const short = (text) => text.replace(/\\s+/g, " ").trim().slice(0, 60);
+  return boxes.map((box) => ({
+    text: short(box.querySelector("table").textContent),
+    hidden: box.scrollWidth - box.clientWidth,
+  }));
+}"""
+
+# Box n scrolled to its start or its end and brought to 120 px below the window's top
+# (under the theme's header bar): the strip of its last 1rem of width (the shadow's), as
+# a clip for a screenshot, and the page's own colour to compare that strip with.
+SCROLL_EDGE = """([n, end]) => {
+  const box = document.querySelector(`[data-bpe-wide="${n}"]`);
+  box.scrollLeft = end ? box.scrollWidth : 0;
+  window.scrollBy(0, box.getBoundingClientRect().top - 120);
+  const r = box.getBoundingClientRect();
+  const right = r.left + box.clientLeft + box.clientWidth; // inside any scroll bar
+  const bottom = Math.min(r.top + box.clientTop + box.clientHeight, window.innerHeight);
+  const colour = getComputedStyle(document.body).backgroundColor;
+  const page = colour.match(/\\d+/g).map(Number);
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+  return {
+    clip: { x: right - rem, y: r.top + 2, width: rem, height: bottom - r.top - 4 },
+    page: page.slice(0, 3),
+  };
+}"""

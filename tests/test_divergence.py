@@ -1,4 +1,4 @@
-"""Chapter 18's module: the five rules learn what the real trainers learn, and each
+"""Chapter 20's module: the five rules learn what the real trainers learn, and each
 reason ``explain`` gives is computed, and can fail.
 
 Each reason has a constructed case: two merge lists that part for that reason and

@@ -28,7 +28,7 @@ from bpe.trainer import count_pairs, merge
 PACKAGE = Path(exercises.__file__).parent
 QUICK = [ex for ex in EXERCISES if ex.name != "gpt2_ids"]  # gpt2_ids loads GPT-2
 
-# chapter 18's tie cases show the ids of " ", a, d, l, r and the merged " d"
+# chapter 20's tie cases show the ids of " ", a, d, l, r and the merged " d"
 BYTE_IDS = "{b' ': 32, b'a': 97, b'd': 100, b'l': 108, b'r': 114, b' d': 256}"
 HF_IDS = "{b' ': 220, b'a': 64, b'd': 67, b'l': 75, b'r': 81, b' d': 256}"
 PINNED = {

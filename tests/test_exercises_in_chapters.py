@@ -1,6 +1,6 @@
 """Every exercise and every quiz is in its chapter, as the page needs it.
 
-Each exercise of bpe.book.practice has, in its chapter (notebooks 00-07, 18): one
+Each exercise of bpe.book.practice has, in its chapter (notebooks 00-07, 20): one
 starter cell tagged ``exercise`` with metadata ``"exercise": NAME`` (its code is
 the starter, written there only), then a visible cell that calls ``check`` and
 stores the starter's failing verdict, and later a solution cell whose stored
@@ -28,7 +28,7 @@ def printed(cell: dict) -> str:
 
 
 def test_the_chapters_hold_every_exercise_and_question():
-    assert CHAPTERS == [*(f"{n:02}" for n in range(8)), "18"]
+    assert CHAPTERS == [*(f"{n:02}" for n in range(8)), "20"]
 
 
 @pytest.mark.parametrize("ex", EXERCISES, ids=lambda ex: ex.name)

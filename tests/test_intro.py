@@ -38,7 +38,7 @@ def test_a_page_left_out_of_the_intro_is_caught(monkeypatch):
     toc = read_toc(ROOT)
     cut = INTRO.replace("```{part-chapters} Beyond the article", "")
     missing = every_page(toc) - listed(cut, toc)
-    assert "notebooks/18_where_merges_diverge" in missing
+    assert "notebooks/20_where_merges_diverge" in missing
 
 
 def test_a_part_that_is_not_in_the_toc_is_refused():

@@ -1,4 +1,4 @@
-"""Speed and memory, measured: what chapter 16 draws and ``make bench`` prints.
+"""Speed and memory, measured: what chapters 16 and 18 draw and ``make bench`` prints.
 
 - ``timing``: best-of-n seconds and paired ratios, on a machine whose speed drifts;
 - ``peers``: this package's training beside rustbpe's and Hugging Face's, each run in

@@ -4,7 +4,7 @@
 vocabulary on a file with this package (``train_file``, 2 workers; "pure" with its
 hot modules run as Python, ``bpe.scale.compiled``), rustbpe or Hugging Face's
 ``tokenizers`` (2 threads each) and returns the run's measurements; ``make bench``
-and chapter 16 ("Faster still") both use it. From the command line:
+and chapter 16 ("Faster training") both use it. From the command line:
 
     python -m bpe.measure.peers heap FILE WORKERS
     python -m bpe.measure.peers hf FILE

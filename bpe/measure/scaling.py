@@ -1,4 +1,4 @@
-"""Training at growing sizes, for the "beyond one machine" section of "Faster still".
+"""Training at growing sizes, for "Beyond one machine" in "Training at scale".
 
 ``shard_links`` makes k shards of one text without copying it (symbolic links,
 so 64 times the stories cost no disk); ``train_fresh`` trains on them in a new

@@ -13,5 +13,5 @@
 - ``analysis``: compression, a vocabulary's shape, how two vocabularies differ;
 - ``subword``: the other subword algorithms, trained with ``tokenizers`` (chapter 11);
 - ``divergence``: five trainers' rules, and where and why two merge lists part
-  (chapter 18).
+  (chapter 20).
 """

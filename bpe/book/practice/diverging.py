@@ -1,4 +1,4 @@
-"""Chapter 18's exercises: another trainer's tie-break, and where two lists part.
+"""Chapter 20's exercises: another trainer's tie-break, and where two lists part.
 
 ``smaller_ids`` is the pick rustbpe and HF tokenizers make (the reference is
 ``bpe.book.chapters.divergence.smaller_ids``); the cases mix plain byte ids with
@@ -119,7 +119,7 @@ def not_in_other(a: list[Pair], b: list[Pair]) -> int | None:
 
 SMALLER_IDS = Exercise(
     name="smaller_ids",
-    chapter="18",
+    chapter="20",
     reference=smaller_ids,
     examples=tie_cases,
     generate=random_tie,
@@ -170,7 +170,7 @@ SMALLER_IDS = Exercise(
 
 FIRST_DIFFERENCE = Exercise(
     name="first_difference",
-    chapter="18",
+    chapter="20",
     reference=first_difference,
     examples=lambda: [
         ([(b"a", b"b"), (b"c", b"d")], [(b"a", b"b"), (b"d", b"c")]),

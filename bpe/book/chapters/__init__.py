@@ -10,6 +10,7 @@
 - ``utf8``: UTF-8 facts the book relies on, computed (chapter 2);
 - ``explorer``: the merge explorer as a notebook output, with its scripts
   ``explorer.js`` and ``bpe.js`` (the JavaScript BPE) inlined (chapter 4);
+- ``charts``: bar charts that stay readable on a phone (chapter 10);
 - ``analysis``: compression, a vocabulary's shape, how two vocabularies differ;
 - ``subword``: the other subword algorithms, trained with ``tokenizers`` (chapter 11);
 - ``divergence``: five trainers' rules, and where and why two merge lists part

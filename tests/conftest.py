@@ -155,6 +155,6 @@ def pytest_collection_modifyitems(items):
     worker which ran the chapter's cells answers them all (``page_verdicts``)."""
     for item in items:
         path = getattr(getattr(item, "callspec", None), "params", {}).get("path")
-        here = item.path.parent == DATA.parent / "tests"  # not tests/browser's
+        here = item.path.parent == Path(__file__).parent  # not tests/browser's
         if here and item.path.name in PAGE_RUN_TESTS and path is not None:
             item.add_marker(pytest.mark.xdist_group(path.stem))

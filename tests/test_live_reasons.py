@@ -202,12 +202,6 @@ def reasons_notebook(pandas: str, hidden: str, data: str, differs: str) -> dict:
     )
 
 
-def in_the_page(notebook: dict, page_python) -> list[dict]:
-    """classify()'s verdicts of a notebook's cells, run in the page's Python."""
-    job = {"timed": False, "cells": {"notebook": marks.code_cells(notebook)}}
-    return page_python.ask(marks.CLASSIFY, job)["notebook"]
-
-
 def test_a_wrong_reason_is_caught(page_python):
     right = reasons_notebook(
         "it uses pandas.DataFrame, and the page's Python has no pandas",
@@ -216,7 +210,8 @@ def test_a_wrong_reason_is_caught(page_python):
         "\"'nowhere/nothing' is not in …",
         "its output here differs from the book's, from: 2",
     )
-    verdicts = in_the_page(right, page_python)
+    verdicts = marks.classify_notebooks({"right": right}, page_python, timed=False)
+    verdicts = verdicts["right"]
     assert wrong_reasons(right, verdicts) == []
     wrong = reasons_notebook(
         "it needs numpy",

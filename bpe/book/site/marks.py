@@ -175,14 +175,20 @@ class PagePython:
 def classify_chapters(
     paths: list[Path], python: PagePython | None = None, timed: bool = True
 ) -> dict[str, list[dict]]:
-    """{notebook name: classify()'s verdicts}, all chapters in one Pyodide.
+    """{notebook name: classify()'s verdicts}, all chapters in one Pyodide."""
+    notebooks = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in paths}
+    return classify_notebooks(notebooks, python, timed)
+
+
+def classify_notebooks(
+    notebooks: dict[str, dict], python: PagePython | None = None, timed: bool = True
+) -> dict[str, list[dict]]:
+    """{name: classify()'s verdicts} of notebooks given as dicts, in one Pyodide.
 
     timed: judge a cell too slow by the clock (``classify.TIMED``); the tests pass
     False, so that their verdicts never depend on the machine's load.
     """
-    cells = {
-        p.name: code_cells(json.loads(p.read_text(encoding="utf-8"))) for p in paths
-    }
+    cells = {name: code_cells(notebook) for name, notebook in notebooks.items()}
     job = {"timed": timed, "cells": cells}
     if python is not None:
         return python.ask(CLASSIFY, job)

@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from .compiled import (
     HERE,
@@ -50,20 +51,27 @@ def compiler() -> str | None:
     return shutil.which(os.environ.get("CC", "cc").split()[0])
 
 
+def missing_tool() -> str | None:
+    """Why nothing can be compiled here (None: Cython and a C compiler are present)."""
+    try:
+        import Cython  # noqa: F401
+    except ImportError:
+        return "Cython is not installed"
+    if compiler() is None:
+        return "no C compiler found"
+    return None
+
+
 def build() -> str:
     """Compile HOT in place; one line saying what happened.
 
     A missing tool or a failing compiler is no error: the pure-Python path runs.
     The compiler's own output goes to _build/cython/build.log.
     """
-    try:
-        import Cython
-    except ImportError:
-        return "bpe: Cython is not installed: the pure-Python path runs"
-    how = {"cython": Cython.__version__, "directives": DIRECTIVES}
-    if compiler() is None:
-        return "bpe: no C compiler found: the pure-Python path runs"
-    if manifest().get("how") == how and not any(map(why_stale, HOT)):
+    missing = missing_tool()
+    if missing:
+        return f"bpe: {missing}: the pure-Python path runs"
+    if manifest().get("how") == how() and not any(map(why_stale, HOT)):
         return f"bpe: the {len(HOT)} compiled modules are up to date"
     BUILD.mkdir(parents=True, exist_ok=True)
     with open(BUILD / "build.log", "w") as log:
@@ -76,22 +84,40 @@ def build() -> str:
     if done.returncode:
         remove()
         return f"bpe: compiling failed (see {BUILD / 'build.log'}): pure Python runs"
-    sources = {m: digest(source_of(m)) for m in HOT}
-    made = {"python": SUFFIX, "how": how, "sources": sources}
-    MANIFEST.write_text(json.dumps(made, indent=1))
+    write_manifest(MANIFEST)
     return f"bpe: compiled {len(HOT)} modules with Cython for {SUFFIX}"
+
+
+def how() -> dict:
+    """What the extensions are built with: a change to it rebuilds them."""
+    import Cython
+
+    return {"cython": Cython.__version__, "directives": DIRECTIVES}
+
+
+def write_manifest(path: Path) -> None:
+    """Record, at path, each hot source's hash: the finder loads only what matches."""
+    sources = {m: digest(source_of(m)) for m in HOT}
+    made = {"python": SUFFIX, "how": how(), "sources": sources}
+    path.write_text(json.dumps(made, indent=1))
+
+
+def extensions() -> list:
+    """HOT as setuptools extensions, translated to C by Cython (in BUILD)."""
+    from Cython.Build import cythonize
+    from setuptools import Extension
+
+    modules = [Extension(m, [str(source_of(m))]) for m in HOT]
+    return cythonize(
+        modules, build_dir=str(BUILD), compiler_directives=DIRECTIVES, force=True
+    )
 
 
 def compile_here() -> None:
     """Cython, then the C compiler, on each hot module; extensions beside the .py."""
-    from Cython.Build import cythonize
-    from setuptools import Distribution, Extension
+    from setuptools import Distribution
 
-    extensions = [Extension(m, [str(source_of(m))]) for m in HOT]
-    modules = cythonize(
-        extensions, build_dir=str(BUILD), compiler_directives=DIRECTIVES, force=True
-    )
-    dist = Distribution({"ext_modules": modules})
+    dist = Distribution({"ext_modules": extensions()})
     command = dist.get_command_obj("build_ext")
     command.inplace, command.build_temp = True, str(BUILD / "temp")
     command.build_lib = str(BUILD / "lib")  # not ./build: everything under _build

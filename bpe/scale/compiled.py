@@ -7,8 +7,9 @@ standing in where Cython is absent), no second copy in C or ``.pyx``. The extens
 lands beside its source (``compact.cpython-311-x86_64-linux-gnu.so`` next to
 ``compact.py``), so ``import bpe.scale.compact`` takes it, and every name, pickle
 and test is the same either way. ``build.py`` compiles them (``make book`` and
-``make test`` run it first); without a C compiler or Cython (as in the page's
-Python) nothing is built and the pure-Python modules run: the same answers, slower.
+``make test`` run it first, and ``setup.py`` when the package is installed); without
+a C compiler or Cython (as in the page's Python) nothing is built and the
+pure-Python modules run: the same answers, slower.
 The finder installed by ``bpe.scale`` runs a module's source instead of its
 extension when ``BPE_PURE_PYTHON=1`` is set, and, with a one-line warning, when the
 extension was built from another version of the source (``compiled.json`` keeps each

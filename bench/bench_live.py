@@ -9,7 +9,9 @@ time to read a few lines of code before pressing Run) and 0 (a click right at lo
 
 1. from the first click to the first output, and to the end of the run: what is left
    of Python's download (from localhost) and start (live.js starts it before the
-   click, when a Run button comes into view), the cells above, then the cell;
+   click, when a Run button comes into view), the cells above, then the cell; both
+   as the site starts Python (from its memory snapshot, archive.SNAPSHOT) and, side
+   by side, with the snapshot refused (from scratch, as before it existed);
 2. the same in a new page of the same profile: the files (and V8's compiled code,
    the WebAssembly's too) now come from its cache;
 3. a second run of the cell in the same page, against the same code in this CPython
@@ -130,6 +132,7 @@ def site_growth():
             for name in marks.archive.PYODIDE_FILES
         )
         + (static / "live" / marks.archive.ARCHIVE).stat().st_size
+        + (static / "live" / marks.archive.SNAPSHOT).stat().st_size
     )
     compressed = sum(
         len(gzip.compress((static / "pyodide" / name).read_bytes(), 6))
@@ -139,12 +142,14 @@ def site_growth():
     return parts, download, compressed, total
 
 
-def clicks(index: int) -> tuple[dict, dict, list, list]:
+def clicks(index: int, snapshot: bool = True) -> tuple[dict, dict, list, list]:
     """Timings of clicking Run on cell index, REPEATS times for each delay: in a fresh
     browser profile ({delay: [(first, done)]}), on a new page whose files come from
     that profile's cache (the same), and again on the same page (after the click at
     load). A profile on disk, not a private context, as a reader's browser has: the
-    cache of a private one keeps no compiled code (V8's, for the WebAssembly too)."""
+    cache of a private one keeps no compiled code (V8's, for the WebAssembly too).
+    Without snapshot, the site's memory snapshot is refused: Python starts from
+    scratch, as it did before there was one."""
     from playwright.sync_api import sync_playwright
 
     server, url = serve(SITE)
@@ -163,6 +168,8 @@ def clicks(index: int) -> tuple[dict, dict, list, list]:
                         r.continue_() if r.request.url.startswith(url) else r.abort()
                     ),
                 )
+                if not snapshot:
+                    context.route(f"**/{marks.archive.SNAPSHOT}", lambda r: r.abort())
                 page = context.new_page()
                 visit(page, url, index, delay)
                 cold[delay].append(
@@ -181,58 +188,11 @@ def clicks(index: int) -> tuple[dict, dict, list, list]:
     return cold, warm, second, phases
 
 
-def report(result: dict) -> None:
-    """The measurements, as sentences."""
-    native, parts = result["cpython_s"], result["site_growth_bytes"]
-    download, total = result["first_run_download_bytes"], result["site_total_bytes"]
-    compressed = result["pyodide_gzip_bytes"]
-    print(f"The page's Python, {result['cell']} (medians of {REPEATS}):")
-    for delay in DELAYS:
-        first, done = result["first_output_s"], result["done_s"]
-        print(
-            f"  clicked {delay:g} s after the cell came into view, first click to "
-            f"first output: {first['cold'][delay]:.2f} s (done "
-            f"{done['cold'][delay]:.2f} s) in a fresh profile; "
-            f"{first['cached'][delay]:.2f} s (done "
-            f"{done['cached'][delay]:.2f} s) from the cache"
-        )
-    for profile, phases in result["start_phases_s"].items():
-        print(
-            f"  Python's start ({profile}): "
-            + ", ".join(f"{k} {v:.2f} s" for k, v in phases.items())
-        )
-    print(
-        f"  a second run: {1000 * result['second_run_s']:.0f} ms, against "
-        f"{1000 * native:.1f} ms in CPython ({result['second_run_over_cpython']:.0f}x; "
-        "the page's time includes the messages to and from its worker)"
-    )
-    grown = sum(parts.values())
-    print(
-        f"  the site grows by {grown / 1e6:.1f} MB "
-        + ", ".join(f"{k} {v / 1e6:.2f} MB" for k, v in parts.items())
-        + f"; now {total / 1e6:.1f} MB in all. The first Run downloads "
-        f"{download / 1e6:.1f} MB ({compressed / 1e6:.1f} MB of Pyodide's if the "
-        "server compresses it)"
-    )
-
-
-def main():
-    if not (SITE / "notebooks" / f"{CHAPTER}.html").is_file():
-        sys.exit(f"no built site in {SITE}: run `make book` first")
-    notebook = json.loads((ROOT / "notebooks" / f"{CHAPTER}.ipynb").read_text("utf-8"))
-    found = marks.training_cell(notebook)
-    if found is None:
-        sys.exit(f"{CHAPTER} has no cell with a Run button that trains on the corpus")
-    index = found[0]
-    cold, warm, second, phases = clicks(index)
-    native = cpython_seconds(notebook, index)
-    parts, download, compressed, total = site_growth()
+def medians(index: int, snapshot: bool) -> dict:
+    """clicks(index, snapshot), as medians: first output, done, the start's phases."""
+    cold, warm, second, phases = clicks(index, snapshot)
     median = statistics.median
-    result = {
-        "cell": f"{CHAPTER}, cell {index}",
-        "repeats": REPEATS,
-        "site": str(SITE),
-        "reader_delay_s": READER_S,
+    return {
         "first_output_s": {
             "cold": {d: median(c[0] for c in cold[d]) for d in DELAYS},
             "cached": {d: median(w[0] for w in warm[d]) for d in DELAYS},
@@ -246,8 +206,75 @@ def main():
             for profile, found in phases.items()
         },
         "second_run_s": median(second),
+    }
+
+
+STARTS = {
+    "with_snapshot": "from the site's memory snapshot",
+    "without_snapshot": "from scratch (the snapshot refused)",
+}
+
+
+def report_clicks(timings: dict) -> None:
+    first, done = timings["first_output_s"], timings["done_s"]
+    for delay in DELAYS:
+        print(
+            f"    clicked {delay:g} s after the cell came into view, first click to "
+            f"first output: {first['cold'][delay]:.2f} s (done "
+            f"{done['cold'][delay]:.2f} s) in a fresh profile; "
+            f"{first['cached'][delay]:.2f} s (done "
+            f"{done['cached'][delay]:.2f} s) from the cache"
+        )
+    for profile, phases in timings["start_phases_s"].items():
+        print(
+            f"    Python's start ({profile}): "
+            + ", ".join(f"{k} {v:.2f} s" for k, v in phases.items())
+        )
+
+
+def report(result: dict) -> None:
+    """The measurements, as sentences."""
+    native, parts = result["cpython_s"], result["site_growth_bytes"]
+    download, total = result["first_run_download_bytes"], result["site_total_bytes"]
+    compressed = result["pyodide_gzip_bytes"]
+    print(f"The page's Python, {result['cell']} (medians of {REPEATS}):")
+    for key, how in STARTS.items():
+        print(f"  Python started {how}:")
+        report_clicks(result[key])
+    second = result["with_snapshot"]["second_run_s"]
+    print(
+        f"  a second run: {1000 * second:.0f} ms, against "
+        f"{1000 * native:.1f} ms in CPython ({second / native:.0f}x; "
+        "the page's time includes the messages to and from its worker)"
+    )
+    grown = sum(parts.values())
+    print(
+        f"  the site grows by {grown / 1e6:.1f} MB "
+        + ", ".join(f"{k} {v / 1e6:.2f} MB" for k, v in parts.items())
+        + f"; now {total / 1e6:.1f} MB in all. The first Run downloads "
+        f"{download / 1e6:.1f} MB ({compressed / 1e6:.1f} MB of Pyodide's if the "
+        "server compresses it; the snapshot is compressed already)"
+    )
+
+
+def main():
+    if not (SITE / "notebooks" / f"{CHAPTER}.html").is_file():
+        sys.exit(f"no built site in {SITE}: run `make book` first")
+    notebook = json.loads((ROOT / "notebooks" / f"{CHAPTER}.ipynb").read_text("utf-8"))
+    found = marks.training_cell(notebook)
+    if found is None:
+        sys.exit(f"{CHAPTER} has no cell with a Run button that trains on the corpus")
+    index = found[0]
+    timed = {key: medians(index, key == "with_snapshot") for key in STARTS}
+    native = cpython_seconds(notebook, index)
+    parts, download, compressed, total = site_growth()
+    result = {
+        "cell": f"{CHAPTER}, cell {index}",
+        "repeats": REPEATS,
+        "site": str(SITE),
+        "reader_delay_s": READER_S,
+        **timed,
         "cpython_s": native,
-        "second_run_over_cpython": median(second) / native,
         "site_growth_bytes": parts,
         "first_run_download_bytes": download,
         "pyodide_gzip_bytes": compressed,

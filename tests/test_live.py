@@ -12,13 +12,15 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
 import unicodedata
+from pathlib import Path
 
 import pytest
 import regex
 
 import bpe
-from bpe.book.site import classify, marks
+from bpe.book.site import archive, classify, marks, source_archive
 from bpe.tokenizer import Tokenizer as CoreTokenizer
 from bpe.trainer import train as core_train
 
@@ -38,6 +40,29 @@ CLASSES = ("L", "Lu", "Ll", "Lt", "Lm", "Lo", "M", "N", "White_Space")
 def test_the_page_runs_python_3_14(page_python):
     assert page_python.started["python"].startswith("3.14.")
     assert page_python.started["unicode"] >= "16.0.0"
+    # from its memory snapshot, as the page starts (archive.write_snapshot)
+    assert page_python.started["start"] == "snapshot"
+
+
+def test_a_snapshot_of_another_archive_is_not_started_from(tmp_path):
+    """The snapshot holds the SHA-256 of the archive it was made from: with any other
+    archive, Python starts from scratch (and so runs the archive's code, not the
+    snapshot's)."""
+    made = tmp_path / archive.ARCHIVE
+    made.write_bytes(archive.archive_bytes())
+    snapshot = archive.write_snapshot(made)
+    other = tmp_path / "other.zip"
+    members = {**archive.members(), "lib/extra.py": Path(classify.__file__)}
+    other.write_bytes(source_archive.zip_bytes(members))
+    request = {"pyodide": str(archive.PYODIDE), "archive": str(other)}
+    ran = subprocess.run(
+        [NODE, str(marks.RUNNER)],
+        input=json.dumps({**request, "snapshot": str(snapshot)}) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(ran.stdout)["start"] == "plain (the snapshot is stale)"
 
 
 @pytest.mark.parametrize("path", marks.chapters(), ids=lambda p: p.stem)

@@ -381,7 +381,7 @@ def test_the_pages_scripts_are_the_sites_files_served_once(tmp_path, monkeypatch
         assert (static / name).is_file(), name
     monkeypatch.setattr(archive, "served", dict)  # the data files: not this test's
     written = {p.relative_to(tmp_path).as_posix() for p in archive.write(tmp_path)}
-    assert written == {f"live/{archive.ARCHIVE}"}
+    assert written == {f"live/{archive.ARCHIVE}", f"live/{archive.SNAPSHOT}"}
     own = {p.relative_to(static).as_posix() for p in static.rglob("*") if p.is_file()}
     copied = {f"playground/{name}" for name in playground.SCRIPTS}
     assert "playground/playground.js" in own

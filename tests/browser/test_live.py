@@ -15,7 +15,7 @@ import pytest
 
 import bpe
 from bpe.book.page import cells
-from bpe.book.site import classify, marks
+from bpe.book.site import archive, classify, marks
 
 from .conftest import SHOTS, offline_context
 
@@ -151,6 +151,25 @@ def test_a_run_after_python_started_early_prints_the_books_output(page, site_url
     assert "ran in" in run_and_wait(page, cell)
     stored = classify.stored_output(notebook(CHAPTER)["cells"][index]["outputs"])
     assert (shown(cell, "stdout"), shown(cell, "result") or None) == stored
+
+
+@pytest.mark.parametrize("served", (True, False), ids=("snapshot", "without"))
+def test_python_starts_from_its_snapshot_and_without_one(browser, site_url, served):
+    """The site's memory snapshot starts Python (archive.SNAPSHOT); refused, Python
+    starts from scratch, and the cell prints the book's output either way."""
+    context = offline_context(browser, site_url, width=1280)
+    if not served:
+        context.route(f"**/{archive.SNAPSHOT}", lambda route: route.abort())
+    page = context.new_page()
+    index, _ = training_cell(CHAPTER)
+    page.goto(f"{site_url}/notebooks/{CHAPTER}.html", wait_until="load")
+    cell = page.locator(f"#cell-{index}")
+    assert "ran in" in run_and_wait(page, cell)
+    stored = classify.stored_output(notebook(CHAPTER)["cells"][index]["outputs"])
+    assert (shown(cell, "stdout"), shown(cell, "result") or None) == stored
+    start = page.evaluate("() => window.bpeLive.python.start")
+    assert start == ("snapshot" if served else "plain (no snapshot)")
+    context.close()
 
 
 # Every text the status line shows, kept in window.seenStatus as it changes.

@@ -3,11 +3,13 @@
 ``worker.js`` unpacks the site's archive (``archive.py``) and calls ``start``, which
 puts the book where the chapters expect it (they read ``../data/toy_corpus.txt``
 from ``notebooks/``), makes the absent modules importable (``absent.py``) and
-imports ``bpe`` so that the first cell does not wait for it. It also says where
-the site's other files are (``BPE_SITE``: the address of its ``_static/`` folder,
-or under Node a folder laid out like it), which ``vocabularies`` reads when a cell
-loads OpenAI's encodings or the data files. Each Run is ``run``; the console's
-session begins with ``CONSOLE_SETUP``, shown to the reader as it runs.
+imports ``bpe`` so that the first cell does not wait for it. (On the site, Python
+usually starts from a memory snapshot taken after those imports: ``made_from``.)
+It also says where the site's other files are (``BPE_SITE``: the address of its
+``_static/`` folder, or under Node a folder laid out like it), which
+``vocabularies`` reads when a cell loads OpenAI's encodings or the data files.
+Each Run is ``run``; the console's session begins with ``CONSOLE_SETUP``, shown to
+the reader as it runs.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
+import bpe.trainer
 from bpe.book.page import absent
 from bpe.book.page.cells import Outcome, Write, run_cell
 
@@ -33,6 +36,9 @@ print(f"bpe is imported; corpus holds the toy corpus ({len(corpus)} characters)"
 
 namespace: dict = {}
 root: Path | None = None  # the unpacked archive, once started
+# In a memory snapshot of this Python (python_home.mjs): the SHA-256 of the archive
+# it was made from, so that it starts only the book it holds.
+made_from: str | None = None
 runs = itertools.count(1)
 
 
@@ -49,6 +55,8 @@ def start(root_folder: str, site: str | None = None) -> dict:
     from bpe.book.page import vocabularies
 
     global root
+    if "random" in sys.modules:  # a snapshot's readers must not all draw the same
+        sys.modules["random"].seed()
     vocabularies.plug_in(site)
     root = Path(root_folder)
     absent.install()
@@ -61,6 +69,14 @@ def start(root_folder: str, site: str | None = None) -> dict:
         "python": sys.version.split()[0],
         "unicode": unicodedata.unidata_version,
     }
+
+
+def warm_up() -> None:
+    """A slice of the book's kind of work, for worker.js to run while it waits for a
+    Run: started from a snapshot, the browser has compiled none of Python's hot paths
+    to fast code yet, and the first cells would run at half speed."""
+    text = Path(bpe.trainer.__file__).read_text(encoding="utf-8")[:3000]
+    bpe.trainer.train(text, 256 + 30)
 
 
 def reset() -> None:

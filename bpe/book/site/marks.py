@@ -126,6 +126,7 @@ class PagePython:
         self.folder = tempfile.TemporaryDirectory()
         zip_path = Path(self.folder.name) / archive.ARCHIVE
         zip_path.write_bytes(archive.archive_bytes())
+        snapshot = archive.write_snapshot(zip_path)  # started from, as the page does
         site = site_folder(Path(self.folder.name))
         self.log = open(Path(self.folder.name) / "stderr.txt", "w+")  # never fills up
         self.process = subprocess.Popen(
@@ -138,7 +139,12 @@ class PagePython:
             env={**os.environ, "NODE_NO_WARNINGS": "1"},
         )
         self.started = self.send(
-            {"pyodide": str(PYODIDE), "archive": str(zip_path), "site": str(site)}
+            {
+                "pyodide": str(PYODIDE),
+                "archive": str(zip_path),
+                "snapshot": str(snapshot),
+                "site": str(site),
+            }
         )
 
     def send(self, request: dict) -> dict:

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from docutils import nodes
 
 from bpe.book.page.session import CONSOLE_SETUP
-from bpe.book.site.archive import ARCHIVE, PYODIDE, PYODIDE_FILES, ROOT
+from bpe.book.site.archive import ARCHIVE, PYODIDE, PYODIDE_FILES, ROOT, SNAPSHOT
 from bpe.book.site.classify import IMPORTS_KEY, LIVE_TAG, REASON_KEY, hidden
 from bpe.book.site.numbers import CHAPTER_FILE
 
@@ -62,8 +62,10 @@ def mark_cells(app: Sphinx, doctree: nodes.document) -> None:
 
 
 def download_bytes() -> int:
-    """What Python's start downloads: Pyodide's files and the book's archive."""
-    files = [PYODIDE / name for name in PYODIDE_FILES] + [GENERATED / ARCHIVE]
+    """What Python's start downloads: Pyodide's files, the book's archive and the
+    memory snapshot Python starts from."""
+    files = [PYODIDE / name for name in PYODIDE_FILES]
+    files += [GENERATED / ARCHIVE, GENERATED / SNAPSHOT]
     missing = [str(f) for f in files if not f.is_file()]
     if missing:
         raise FileNotFoundError(

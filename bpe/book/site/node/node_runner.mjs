@@ -2,33 +2,38 @@
 // sets it up in the browser (python_home.mjs), then Python scripts run in it, one per
 // request. bpe.book.site.marks starts it; it is a tool of the checkout, not served.
 //
-// stdin, one JSON document per line: first {pyodide, archive, site} (the folder of
-// Pyodide's files, vendor/pyodide, the site's bpe-book.zip, and optionally a folder laid
+// stdin, one JSON document per line: first {pyodide, archive, snapshot, site} (the folder
+// of Pyodide's files, vendor/pyodide, the site's bpe-book.zip and optionally its memory
+// snapshot, python-snapshot.gz, which it then starts from, and optionally a folder laid
 // out like the site's _static/ with the files a cell reads from the site, which is
 // mounted where Python reads it: the vocabularies, the data), then any number of {script,
 // input}: Python code whose last expression is a JSON string, and any JSON, given to
 // the script as the string `job_input`. stdout: one line per line read, first
-// {"python", "unicode", "seconds"} (the start), then each script's JSON, or
+// {"python", "unicode", "start", "seconds"} (the start), then each script's JSON, or
 // {"error": traceback} if it raised. Python's own prints go to stderr.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { serveLines } from "./driver.js";
-import { startPage, unpackBook } from "../static/live/python_home.mjs";
+import { gunzipSync } from "node:zlib";
+import { loadPython, startPage } from "../static/live/python_home.mjs";
 
 const SITE = "/home/pyodide/site"; // where the site's files are mounted
 
-async function start({ pyodide: folder, archive, site }) {
+async function start({ pyodide: folder, archive, site, snapshot }) {
   const began = performance.now();
   const { loadPyodide } = await import(pathToFileURL(`${folder}/pyodide.mjs`).href);
   const log = (text) => process.stderr.write(`${text}\n`);
-  const pyodide = await loadPyodide({ indexURL: `${folder}/`, stdout: log, stderr: log });
-  unpackBook(pyodide, new Uint8Array(readFileSync(archive)));
+  const options = { indexURL: `${folder}/`, stdout: log, stderr: log };
+  const zip = new Uint8Array(readFileSync(archive));
+  const memory = snapshot ? new Uint8Array(gunzipSync(readFileSync(snapshot))) : null;
+  const { pyodide, start: how } = await loadPython(loadPyodide, options, zip, memory);
   if (site) {
     pyodide.FS.mkdirTree(SITE);
     pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: site }, SITE);
   }
   const { facts } = startPage(pyodide, site ? SITE : null);
-  return { pyodide, facts: { ...facts, seconds: (performance.now() - began) / 1000 } };
+  const seconds = (performance.now() - began) / 1000;
+  return { pyodide, facts: { ...facts, start: how, seconds } };
 }
 
 // Each answer is a line of JSON already: a script's own, or one made here.

@@ -16,6 +16,7 @@
     worker: new URL("live/worker.js", STATIC).href,
     pyodide: new URL("pyodide/", STATIC).href,
     archive: new URL("live/bpe-book.zip", STATIC).href,
+    snapshot: new URL("live/python-snapshot.gz", STATIC).href, // archive.SNAPSHOT
   };
   const SIZE = `${DATA.megabytes.toLocaleString("en")} MB`;
   const KEEP = 1_000_000; // characters of one output kept on the page
@@ -90,7 +91,8 @@
           event.preventDefault();
           reject(new Error(event.message || "the page's Python could not start"));
         };
-        worker.postMessage({ type: "start", pyodide: URLS.pyodide, archive: URLS.archive });
+        const { pyodide, archive, snapshot } = URLS;
+        worker.postMessage({ type: "start", pyodide, archive, snapshot });
       });
       this.ready.catch(() => this.stop());
       return this.ready;

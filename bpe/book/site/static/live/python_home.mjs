@@ -1,13 +1,54 @@
-// Where the page's Python keeps the book, and how it starts there: one home for both
-// places that set it up, worker.js in the browser and bpe/book/site/node/node_runner.mjs under
-// Node (for the marks and the tests), so that the two set Python up alike.
+// Where the page's Python keeps the book, and how it starts there: one home for every
+// place that sets it up, worker.js in the browser and, under Node,
+// bpe/book/site/node/node_runner.mjs (the marks and the tests) and snapshot.mjs (the
+// build), so that they set Python up alike.
 export const ROOT = "/home/pyodide/book"; // the book's archive (bpe-book.zip), unpacked
+// What a memory snapshot holds besides CPython itself: these modules, imported.
+const FIRST_IMPORTS = "import bpe, bpe.book.page.session, bpe.book.page.vocabularies";
 
 // Unpack the book's archive (its bytes) into ROOT and put its package on sys.path.
 export function unpackBook(pyodide, zip) {
   pyodide.unpackArchive(zip, "zip", { extractDir: ROOT });
-  pyodide.runPython(`import sys\nsys.path.insert(0, "${ROOT}/lib")`);
+  const lib = `${ROOT}/lib`;
+  pyodide.runPython(`import sys\nif "${lib}" not in sys.path: sys.path.insert(0, "${lib}")`);
 }
+
+// The archive's SHA-256, in hex: a snapshot is used only with the archive it was made from.
+export async function digest(zip) {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", zip));
+  return Array.from(hash, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+// CPython with the book unpacked and its first modules imported, as a memory snapshot
+// (bytes): what snapshot.mjs writes at build time, so that the page skips those steps.
+export async function makeSnapshot(loadPyodide, options, zip) {
+  const pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
+  unpackBook(pyodide, zip);
+  pyodide.runPython(`${FIRST_IMPORTS}\nbpe.book.page.session.made_from = "${await digest(zip)}"`);
+  return pyodide.makeMemorySnapshot();
+}
+
+// Pyodide started from the snapshot when there is one made from this archive, else
+// from scratch; the book unpacked either way (a snapshot keeps memory, not files).
+// zip and snapshot may be promises, so that Pyodide's own files download meanwhile;
+// snapshot gives null when there is none. Returns {pyodide, start}: how it started,
+// "snapshot" or "plain (why)".
+export async function loadPython(loadPyodide, options, zip, snapshot) {
+  const memory = Promise.resolve(snapshot).then((bytes) => bytes ?? Promise.reject(NONE));
+  let pyodide = null;
+  let start = "snapshot";
+  try {
+    pyodide = await loadPyodide({ ...options, _loadSnapshot: memory });
+    const made = pyodide.runPython("bpe.book.page.session.made_from");
+    if (made !== (await digest(await zip))) start = "plain (the snapshot is stale)";
+  } catch (error) {
+    start = error === NONE ? "plain (no snapshot)" : `plain (${error.message ?? error})`;
+  }
+  if (start !== "snapshot") pyodide = await loadPyodide(options);
+  unpackBook(pyodide, await zip);
+  return { pyodide, start };
+}
+const NONE = new Error("no snapshot");
 
 // Start the page's session (bpe.book.page.session.start), with the site's files at
 // `site`: its module, and what started (versions), as plain JavaScript.

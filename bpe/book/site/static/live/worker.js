@@ -9,12 +9,12 @@
 // package and data (live/bpe-book.zip, archive.py), and the files a cell reads when it
 // asks for them (OpenAI's vocabularies, the data).
 // bpe/book/site/node/node_runner.mjs sets Python up the same way under Node (python_home.mjs).
-import { startPage, unpackBook } from "./python_home.mjs";
+import { loadPython, startPage } from "./python_home.mjs";
 
 let ready = null; // resolves to bpe.book.page.session once Python is set up
 
 // The steps of the start, as live.js shows them on the cell's status line.
-const STEPS = ["CPython", "the book's package", "importing bpe"];
+const STEPS = ["CPython and the book's package", "the session"];
 const step = (index) => postMessage({ type: "status", step: index + 1, of: STEPS.length, what: STEPS[index] });
 
 async function fetchBytes(url) {
@@ -23,7 +23,20 @@ async function fetchBytes(url) {
   return response.arrayBuffer();
 }
 
-async function start({ pyodide: indexURL, archive }) {
+// The memory snapshot's bytes (snapshot.mjs made it, gzipped), or null if the site
+// has none: Python then starts from scratch, a second or two slower.
+async function fetchSnapshot(url) {
+  try {
+    const bytes = new Uint8Array(await fetchBytes(url));
+    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes; // the server unzipped it
+    const unzipped = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(unzipped).arrayBuffer());
+  } catch {
+    return null;
+  }
+}
+
+async function start({ pyodide: indexURL, archive, snapshot }) {
   const began = performance.now();
   const phases = {}; // seconds each step took, for the benchmark
   const lap = (name, since) => {
@@ -31,24 +44,41 @@ async function start({ pyodide: indexURL, archive }) {
     return performance.now();
   };
   step(0);
-  // The book's archive downloads while CPython starts, which waits for nothing of it.
+  // The book's archive and CPython's memory snapshot download while Pyodide's files do.
   const book = fetchBytes(archive);
   book.catch(() => {}); // (a failure is told below, when it is awaited)
+  const memory = snapshot ? fetchSnapshot(snapshot) : Promise.resolve(null);
   const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
   const quiet = () => {}; // a cell's output is caught by cells.py, not here
-  const pyodide = await loadPyodide({ indexURL, stdout: quiet, stderr: quiet });
+  const options = { indexURL, stdout: quiet, stderr: quiet };
+  const zip = book.then((bytes) => new Uint8Array(bytes));
+  const { pyodide, start: how } = await loadPython(loadPyodide, options, zip, memory);
   let since = lap("pyodide", began);
   step(1);
-  unpackBook(pyodide, await book);
-  since = lap("archive", since);
-  step(2);
   // The files a cell may read from the site (vocabularies, data) are under _static/,
   // the archive's parent's parent: Python fetches them itself (vocabularies.read_served).
   const site = new URL("../", new URL(archive, self.location.href)).href;
   const { page, facts } = startPage(pyodide, site);
-  lap("bpe", since);
-  postMessage({ type: "ready", ...facts, phases, seconds: (performance.now() - began) / 1000 });
+  lap("session", since);
+  const seconds = (performance.now() - began) / 1000;
+  postMessage({ type: "ready", ...facts, start: how, phases, seconds });
   return page;
+}
+
+// Started from a snapshot, the browser's WebAssembly engine has yet to compile
+// Python's hot paths to fast code: it does so as they run. So, until the first request
+// or for WARM_MS at most, the worker runs slices of the book's kind of work
+// (session.warm_up), giving way between slices; the first Run then runs at full speed.
+const WARM_MS = 1500;
+let warming = false;
+async function warmUp(page) {
+  warming = true;
+  const until = performance.now() + WARM_MS;
+  while (warming && performance.now() < until) {
+    page.warm_up();
+    await new Promise((resolve) => setTimeout(resolve, 0)); // a request may come in
+  }
+  warming = false;
 }
 
 function plain(proxy) {
@@ -60,9 +90,10 @@ function plain(proxy) {
 self.onmessage = async ({ data }) => {
   if (data.type === "start") {
     ready = start(data);
-    ready.catch((error) => postMessage({ type: "failed", error: String(error.stack ?? error) }));
+    ready.then(warmUp, (error) => postMessage({ type: "failed", error: String(error.stack ?? error) }));
     return;
   }
+  warming = false;
   const page = await ready;
   if (data.type === "run") {
     const write = (kind, text) => postMessage({ type: "stream", id: data.id, kind, text });

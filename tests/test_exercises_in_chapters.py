@@ -46,6 +46,8 @@ def test_exercise_is_in_its_chapter(ex):
     call = f'check("{ex.name}", {function_name(ex.name)})'
     after = cells[starters[0] + 1]
     assert after["cell_type"] == "code" and source(after).endswith(call)
+    # the verdict alone: check() returns nothing for the notebook to show under it
+    assert [o["output_type"] for o in after["outputs"]] == ["stream"]
     assert not set(after["metadata"].get("tags", [])) & {"remove-input", "remove-cell"}
     # The stored verdict is the starter's (a starter that passed would teach nothing).
     if ex.name != "gpt2_ids":  # (its verdict loads GPT-2: checked in the notebook run)

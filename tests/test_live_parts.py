@@ -212,7 +212,7 @@ def test_classify_finds_what_runs_here_and_why_the_rest_does_not():
         verdicts[3]["reason"] == "it uses y, from a cell above that does not run here"
     )
     assert verdicts[4]["reason"] == (
-        "its output here differs from the book's, from: other"
+        "its output here differs from the book's, first at “other”"
     )
     assert verdicts[6]["reason"] is None  # hidden cells need no reason
 

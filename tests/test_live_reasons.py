@@ -70,8 +70,8 @@ def needs_proved(what: str, outcome: dict) -> str | None:
     if what in {package for package, _ in ABSENT.values()}:
         if module in ABSENT and ABSENT[module][0] == what:
             return None
-    elif what.startswith("worker processes"):
-        if module in PROCESSES:
+    elif what == classify.PROCESSES:
+        if module in PROCESSES or classify.NO_PROCESSES in error:
             return None
     elif what.startswith("a data file"):
         if outcome["error_type"] == "DataError":
@@ -125,7 +125,7 @@ def proves(reason: str, outcome: dict, cell: dict) -> str | None:
             return None
         return f"it took {outcome['seconds']:.1f} s, {last_line(error) or 'no error'}"
     if found := re.fullmatch(
-        r"its output here differs from the book's(?:, from: (.*))?", reason
+        r"its output here differs from the book's(?:, first at “(.*)”)?", reason
     ):
         printed = (outcome["stdout"], outcome["result"])
         stored = classify.stored_output(cell["outputs"])
@@ -208,7 +208,7 @@ def test_a_wrong_reason_is_caught(page_python):
         "it uses y, from a hidden cell that does not run here",
         "here path (bpe.data.registry) raises KeyError: "
         "\"'nowhere/nothing' is not in …",
-        "its output here differs from the book's, from: 2",
+        "its output here differs from the book's, first at “2”",
     )
     verdicts = marks.classify_notebooks({"right": right}, page_python, timed=False)
     verdicts = verdicts["right"]

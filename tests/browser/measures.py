@@ -152,6 +152,19 @@ WIDE_TABLES = """() => {
   }));
 }"""
 
+# The code boxes (a cell's source or output) whose lines are wider than the box, marked
+# as WIDE_TABLES marks its boxes, for SCROLL_EDGE.
+WIDE_LINES = """() => {
+  const article = document.querySelector("article") || document.body;
+  const boxes = [...article.querySelectorAll("div.cell_input pre, div.cell_output pre")]
+    .filter((box) => box.getClientRects().length && box.scrollWidth > box.clientWidth + 1);
+  boxes.forEach((box, n) => box.setAttribute("data-bpe-wide", n));
+  return boxes.map((box) => ({
+    text: box.textContent.replace(/\\s+/g, " ").trim().slice(0, 60),
+    hidden: box.scrollWidth - box.clientWidth,
+  }));
+}"""
+
 # Box n scrolled to its start or its end and brought to 120 px below the window's top
 # (under the theme's header bar): the strip of its last 1rem of width (the shadow's), as
 # a clip for a screenshot, and the page's own colour to compare that strip with.
@@ -162,7 +175,9 @@ SCROLL_EDGE = """([n, end]) => {
   const r = box.getBoundingClientRect();
   const right = r.left + box.clientLeft + box.clientWidth; // inside any scroll bar
   const bottom = Math.min(r.top + box.clientTop + box.clientHeight, window.innerHeight);
-  const colour = getComputedStyle(document.body).backgroundColor;
+  // the box's own colour where it has one (a code box), else the page's (a table's)
+  const own = getComputedStyle(box).backgroundColor;
+  const colour = /^rgba\\(.*, 0\\)$/.test(own) ? getComputedStyle(document.body).backgroundColor : own;
   const page = colour.match(/\\d+/g).map(Number);
   const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
   return {

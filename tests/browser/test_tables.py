@@ -1,5 +1,5 @@
 """At 390 × 844 px a table wider than its box says that it scrolls (book.css, in
-bpe/book/site/static/).
+bpe/book/site/static/), and at 1280 px so does a code box with a line wider than it.
 
 The cue is a shadow along the box's right edge, painted as the box's background, under
 the rows: a row's stripe, if opaque, hides it (so the first try did). The test
@@ -18,7 +18,7 @@ import statistics
 import pytest
 
 from .conftest import book_pages, offline_context
-from .measures import SCROLL_EDGE, WIDE_TABLES
+from .measures import SCROLL_EDGE, WIDE_LINES, WIDE_TABLES
 
 PAGES = book_pages()
 # How far (the largest of the three channels, 0-255) a column's median pixel is from
@@ -55,10 +55,11 @@ def edge_contrast(page, n, end):
     return max(far)
 
 
-def missing_cues(page):
-    """The wide tables on the page whose edge gives no cue, or a cue at their end."""
+def missing_cues(page, boxes=WIDE_TABLES):
+    """The wide boxes on the page (tables, or code boxes: WIDE_LINES) whose edge gives
+    no cue, or a cue at their end."""
     wrong = []
-    for n, box in enumerate(page.evaluate(WIDE_TABLES)):
+    for n, box in enumerate(page.evaluate(boxes)):
         if box["hidden"] < SLIVER:
             continue
         start, end = edge_contrast(page, n, False), edge_contrast(page, n, True)
@@ -87,3 +88,18 @@ def test_the_cue_check_sees_wide_tables(phone, site_url):
     wide = page.evaluate(WIDE_TABLES)
     page.close()
     assert any("Vietnamese / English" in box["text"] for box in wide), wide
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_long_line_shows_that_it_goes_on_at_1280_px(browser, site_url, path):
+    """A printed line (or a line of code) longer than its box: the box's right edge
+    has the same cue, against the code's own colour, so that what a line ends with
+    (often its verdict) is not taken for missing."""
+    context = offline_context(browser, site_url, 1280, 900)
+    page = context.new_page()
+    page.goto(f"{site_url}/{path}", wait_until="load")
+    try:
+        wrong = missing_cues(page, WIDE_LINES)
+    finally:
+        context.close()
+    assert wrong == [], f"{path}: {wrong[:6]}"

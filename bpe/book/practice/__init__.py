@@ -124,11 +124,13 @@ def verdict(name: str, fn: Callable, reference: Any = None) -> dict:
     return run(exercise(name), fn, reference)
 
 
-def check(name: str, fn: Callable, reference: Any = None) -> bool:
-    """Check fn for exercise name, print the verdict, and return whether it passed."""
-    result = verdict(name, fn, reference)
-    print(result["message"])
-    return result["passed"]
+def check(name: str, fn: Callable, reference: Any = None) -> None:
+    """Check fn for exercise name and print the verdict.
+
+    It returns nothing, so that the notebook shows the verdict alone, not a ``False``
+    under it; ``verdict`` gives the same as data.
+    """
+    print(verdict(name, fn, reference)["message"])
 
 
 def check_code(name: str, code: str, namespace: dict | None = None) -> dict:

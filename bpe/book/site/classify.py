@@ -52,10 +52,10 @@ SLOW_REASON = f"it takes more than {SLOW:.0f} s here"
 # ``marks.classify_chapters`` sets it.
 TIMED = True
 # Standard modules that Pyodide leaves out, and what needing one means here.
-NO_STDLIB = {
-    "resource": "worker processes, which the page's Python cannot start",
-    "_multiprocessing": "worker processes, which the page's Python cannot start",
-}
+PROCESSES = "worker processes, which the page's Python cannot start"
+NO_STDLIB = {"resource": PROCESSES, "_multiprocessing": PROCESSES}
+# What Pyodide's os says when a process is started (subprocess, a pool's workers).
+NO_PROCESSES = "emscripten does not support processes"
 
 
 def hidden(tags: list[str]) -> bool:
@@ -137,6 +137,8 @@ def reason(cell: dict, outcome: dict | None, made_above: dict[str, int]) -> str:
         return needs(where, package)
     if module in NO_STDLIB:
         return needs(where, NO_STDLIB[module])
+    if NO_PROCESSES in error:
+        return needs(where, PROCESSES)
     if outcome.get("error_type") == "DataError":  # bpe.data.registry: a registered file
         return needs(where, "a data file that this page does not serve")
     if name and name in made_above:
@@ -156,7 +158,8 @@ def reason(cell: dict, outcome: dict | None, made_above: dict[str, int]) -> str:
         return SLOW_REASON
     line = first_different_line(cell, outcome)
     if line:
-        return f"its output here differs from the book's, from: {shorten(line, 60)}"
+        line = shorten(line, 60)
+        return f"its output here differs from the book's, first at “{line}”"
     return "its output here differs from the book's"
 
 

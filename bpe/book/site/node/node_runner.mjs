@@ -25,7 +25,7 @@ async function start({ pyodide: folder, archive, site, snapshot }) {
   const log = (text) => process.stderr.write(`${text}\n`);
   const options = { indexURL: `${folder}/`, stdout: log, stderr: log };
   const zip = new Uint8Array(readFileSync(archive));
-  const memory = snapshot ? new Uint8Array(gunzipSync(readFileSync(snapshot))) : null;
+  const memory = snapshot ? { bytes: new Uint8Array(gunzipSync(readFileSync(snapshot))) } : null;
   const { pyodide, start: how } = await loadPython(loadPyodide, options, zip, memory);
   if (site) {
     pyodide.FS.mkdirTree(SITE);

@@ -393,7 +393,7 @@
   }
 
   // A reason as the end of a sentence (one cut short already ends in "…").
-  const sentence = (reason) => (reason.endsWith("…") ? reason : `${reason}.`);
+  const sentence = (reason) => (/[.…?!”]$/.test(reason) ? reason : `${reason}.`);
 
   function addNote(cell) {
     const input = cell.node?.querySelector(".cell_input");

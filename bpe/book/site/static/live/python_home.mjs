@@ -30,25 +30,26 @@ export async function makeSnapshot(loadPyodide, options, zip) {
 
 // Pyodide started from the snapshot when there is one made from this archive, else
 // from scratch; the book unpacked either way (a snapshot keeps memory, not files).
-// zip and snapshot may be promises, so that Pyodide's own files download meanwhile;
-// snapshot gives null when there is none. Returns {pyodide, start}: how it started,
-// "snapshot" or "plain (why)".
+// zip may be a promise; snapshot is a promise of null (there is none) or of {bytes},
+// where bytes may be a promise too, so that Pyodide's own files download meanwhile.
+// Returns {pyodide, start}: how it started, "snapshot" or "plain (why)".
 export async function loadPython(loadPyodide, options, zip, snapshot) {
-  const memory = Promise.resolve(snapshot).then((bytes) => bytes ?? Promise.reject(NONE));
+  const found = await snapshot;
+  let start = found ? "snapshot" : "plain (no snapshot)";
   let pyodide = null;
-  let start = "snapshot";
-  try {
-    pyodide = await loadPyodide({ ...options, _loadSnapshot: memory });
-    const made = pyodide.runPython("bpe.book.page.session.made_from");
-    if (made !== (await digest(await zip))) start = "plain (the snapshot is stale)";
-  } catch (error) {
-    start = error === NONE ? "plain (no snapshot)" : `plain (${error.message ?? error})`;
+  if (found) {
+    try {
+      pyodide = await loadPyodide({ ...options, _loadSnapshot: found.bytes });
+      const made = pyodide.runPython("bpe.book.page.session.made_from");
+      if (made !== (await digest(await zip))) start = "plain (the snapshot is stale)";
+    } catch (error) {
+      start = `plain (${error.message ?? error})`;
+    }
   }
   if (start !== "snapshot") pyodide = await loadPyodide(options);
   unpackBook(pyodide, await zip);
   return { pyodide, start };
 }
-const NONE = new Error("no snapshot");
 
 // Start the page's session (bpe.book.page.session.start), with the site's files at
 // `site`: its module, and what started (versions), as plain JavaScript.

@@ -23,17 +23,20 @@ async function fetchBytes(url) {
   return response.arrayBuffer();
 }
 
-// The memory snapshot's bytes (snapshot.mjs made it, gzipped), or null if the site
-// has none: Python then starts from scratch, a second or two slower.
+// The memory snapshot (snapshot.mjs made it, gzipped) as {bytes}, a promise of them,
+// as soon as the site has answered; null if it has none: Python then starts from
+// scratch, a second or two slower.
 async function fetchSnapshot(url) {
-  try {
-    const bytes = new Uint8Array(await fetchBytes(url));
-    if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes; // the server unzipped it
-    const unzipped = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return new Uint8Array(await new Response(unzipped).arrayBuffer());
-  } catch {
-    return null;
-  }
+  const response = await fetch(url).catch(() => null);
+  if (!response?.ok) return null;
+  return { bytes: response.arrayBuffer().then(unzip) };
+}
+
+async function unzip(buffer) {
+  const bytes = new Uint8Array(buffer);
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes; // the server unzipped it
+  const unzipped = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(unzipped).arrayBuffer());
 }
 
 async function start({ pyodide: indexURL, archive, snapshot }) {

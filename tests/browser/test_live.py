@@ -313,7 +313,7 @@ def test_every_code_cell_has_a_button_or_says_why_not(page, site_url, path):
         else:
             note = node.locator(".bpe-live-note").text_content()  # (maybe folded)
             reason = metadata[classify.REASON_KEY]
-            end = "" if reason.endswith("…") else "."
+            end = "" if reason.endswith(("…", ".", "?", "!")) else "."
             assert note == f"Runs in Jupyter only: {reason}{end}", i
 
 

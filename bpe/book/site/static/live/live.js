@@ -393,7 +393,8 @@
   }
 
   // A reason as the end of a sentence (one cut short already ends in "…").
-  const sentence = (reason) => (/[.…?!”]$/.test(reason) ? reason : `${reason}.`);
+  // A reason that ends as a sentence ends (an error's own message may) gets no second stop.
+  const sentence = (reason) => (/[.…?!]$/.test(reason) ? reason : `${reason}.`);
 
   function addNote(cell) {
     const input = cell.node?.querySelector(".cell_input");

@@ -145,6 +145,7 @@
       this.ready = null;
       this.facts = null;
       this.step = null;
+      this.onStatus = () => {}; // the next start's steps are not the stopped Run's to show
       for (const job of this.pending.values()) job.resolve(null);
       this.pending.clear();
     }

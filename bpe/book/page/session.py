@@ -75,8 +75,9 @@ def warm_up() -> None:
     """A slice of the book's kind of work, for worker.js to run while it waits for a
     Run: started from a snapshot, the browser has compiled none of Python's hot paths
     to fast code yet, and the first cells would run at half speed."""
-    text = Path(bpe.trainer.__file__).read_text(encoding="utf-8")[:3000]
-    bpe.trainer.train(text, 256 + 30)
+    text = Path(bpe.trainer.__file__).read_text(encoding="utf-8")
+    compile(text, "<warm-up>", "exec")  # a Run compiles its cell first
+    bpe.trainer.train(text[:3000], 256 + 30)
 
 
 def reset() -> None:

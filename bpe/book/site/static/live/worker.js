@@ -72,7 +72,7 @@ async function start({ pyodide: indexURL, archive, snapshot }) {
 // Python's hot paths to fast code: it does so as they run. So, until the first request
 // or for WARM_MS at most, the worker runs slices of the book's kind of work
 // (session.warm_up), giving way between slices; the first Run then runs at full speed.
-const WARM_MS = 1500;
+const WARM_MS = 3000;
 let warming = false;
 async function warmUp(page) {
   warming = true;

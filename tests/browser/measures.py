@@ -156,8 +156,9 @@ WIDE_TABLES = """() => {
 # as WIDE_TABLES marks its boxes, for SCROLL_EDGE.
 WIDE_LINES = """() => {
   const article = document.querySelector("article") || document.body;
-  const boxes = [...article.querySelectorAll("div.cell_input pre, div.cell_output pre")]
-    .filter((box) => box.getClientRects().length && box.scrollWidth > box.clientWidth + 1);
+  const code = article.querySelectorAll("div.cell_input pre, div.cell_output pre");
+  const wide = (box) => box.scrollWidth > box.clientWidth + 1;
+  const boxes = [...code].filter((box) => box.getClientRects().length && wide(box));
   boxes.forEach((box, n) => box.setAttribute("data-bpe-wide", n));
   return boxes.map((box) => ({
     text: box.textContent.replace(/\\s+/g, " ").trim().slice(0, 60),
@@ -177,7 +178,8 @@ SCROLL_EDGE = """([n, end]) => {
   const bottom = Math.min(r.top + box.clientTop + box.clientHeight, window.innerHeight);
   // the box's own colour where it has one (a code box), else the page's (a table's)
   const own = getComputedStyle(box).backgroundColor;
-  const colour = /^rgba\\(.*, 0\\)$/.test(own) ? getComputedStyle(document.body).backgroundColor : own;
+  const clear = /^rgba\\(.*, 0\\)$/.test(own);
+  const colour = clear ? getComputedStyle(document.body).backgroundColor : own;
   const page = colour.match(/\\d+/g).map(Number);
   const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
   return {

@@ -81,8 +81,8 @@ test-lab: $(LAB_STAMP) compiled
 
 # One style for the package, its tests and benchmarks (configured in pyproject.toml).
 lint: $(STAMP)
-	$(VENV)/bin/ruff check bpe tests bench
-	$(VENV)/bin/ruff format --check bpe tests bench
+	$(VENV)/bin/ruff check bpe tests bench setup.py
+	$(VENV)/bin/ruff format --check bpe tests bench setup.py
 
 # Which chapter cells run in the page's Python: found by running them there (Pyodide under
 # Node), and written into the notebooks as the tag `live` (tests/test_live.py checks them).

@@ -8,7 +8,6 @@ one and shown with what was expected, what your function gave, and a hint.
 >>> from bpe.trainer import merge
 >>> check("merge", merge)
 ✓ merge: right on the chapter's 2 example(s) and 200 random cases
-True
 >>> def my_merge(tok, pair, new):
 ...     out = []
 ...     for i, t in enumerate(tok):
@@ -26,7 +25,6 @@ True
   got:      (b'aa', b'aa')
   hint: Overlap: in a a a the two a a pairs share the middle a, which can go
         into one token only: the answer is aa a.
-False
 
 ``verdict`` gives the same as a dict (for the page), ``check_code`` runs the code of
 an exercise's cell and checks it (the page's Check), ``exercises`` lists them in

@@ -90,8 +90,8 @@ live-marks: $(STAMP) $(PYODIDE)
 	$(PYTHON) -m bpe.book.site.marks
 
 # On two workers (pytest-xdist): the exhaustive walks are cut into parts that balance, and
-# the tests of one chapter's run in the page's Python share a worker (--dist loadgroup,
-# tests/conftest.py), which runs the chapter once for them all.
+# a chapter's run in the page's Python is made once for all its tests, by whichever worker
+# asks first (page_verdicts in tests/conftest.py).
 # Twice: as the package runs here (compiled where it could be), then the fast layer's
 # tests and the hot modules' doctests as pure Python. pytest cannot collect a compiled
 # module's doctests from its .py: tests/test_compiled.py runs them on the module.
@@ -100,7 +100,7 @@ PURE_TESTS := tests/test_compiled.py tests/test_fast.py tests/test_piece.py \
   tests/test_word_counts.py tests/test_plugged_in.py tests/test_one_view.py \
   tests/test_parallel.py tests/test_extend.py tests/test_tokenizer_api.py tests/test_pickle.py
 test-package: $(STAMP) $(PYODIDE) compiled
-	$(PYTHON) -m pytest -n 2 --dist loadgroup tests bpe --doctest-modules --ignore=tests/browser --ignore=tests/lab \
+	$(PYTHON) -m pytest -n 2 tests bpe --doctest-modules --ignore=tests/browser --ignore=tests/lab \
 	  $(addprefix --ignore=,$(HOT_SOURCES))
 	BPE_PURE_PYTHON=1 $(PYTHON) -m pytest -n 2 $(PURE_TESTS) $(HOT_SOURCES) --doctest-modules
 

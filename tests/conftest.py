@@ -1,5 +1,7 @@
 """Shared fixtures: the toy corpus, and Hypothesis made deterministic."""
 
+import fcntl
+import json
 from pathlib import Path
 
 import pytest
@@ -65,8 +67,6 @@ class NodeBPE:
         )
 
     def __call__(self, op: str, **request):
-        import json
-
         self.process.stdin.write(json.dumps({"op": op, **request}) + "\n")
         self.process.stdin.flush()
         line = self.process.stdout.readline()
@@ -125,36 +125,32 @@ def page_python():
 
 
 @pytest.fixture(scope="session")
-def page_verdicts(page_python):
+def page_verdicts(request, tmp_path_factory):
     """classify()'s verdicts of one chapter, found when a test first asks for them.
 
-    Running a chapter's cells in the page is the costliest check there is, so both
-    tests/test_live.py (the marks) and tests/test_live_reasons.py (the reasons) read
-    one run: their tests of a chapter share an xdist group, so they land on the
-    worker that ran it (``pytest_collection_modifyitems``). Untimed: a cell marked
-    too slow stays so.
+    Running a chapter's cells in the page is the costliest check there is, so every
+    test of a chapter (tests/test_live.py, tests/test_live_reasons.py) reads one run,
+    whichever xdist worker asks first: the verdicts are kept in the run's shared temp
+    folder, behind a lock. Untimed: a cell marked too slow stays so.
     """
     from bpe.book.site import marks
 
-    found = {}
+    kept = tmp_path_factory.getbasetemp()
+    if hasattr(request.config, "workerinput"):  # each xdist worker has a folder in it
+        kept = kept.parent
+    kept = kept / "page_verdicts"
+    kept.mkdir(exist_ok=True)
 
     def of(path):
-        if path.name not in found:
-            found.update(marks.classify_chapters([path], page_python, timed=False))
-        return found[path.name]
+        found = kept / f"{path.stem}.json"
+        with open(kept / f"{path.stem}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # the other worker waits for this run
+            if not found.exists():
+                python = request.getfixturevalue("page_python")
+                verdicts = marks.classify_chapters([path], python, timed=False)
+                written = found.with_suffix(".part")
+                written.write_text(json.dumps(verdicts[path.name]), encoding="utf-8")
+                written.replace(found)
+        return json.loads(found.read_text(encoding="utf-8"))
 
     return of
-
-
-PAGE_RUN_TESTS = ("test_live.py", "test_live_reasons.py")
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (--dist loadgroup)
-def pytest_collection_modifyitems(items):
-    """Each test of one chapter's page run in that chapter's xdist group, so that the
-    worker which ran the chapter's cells answers them all (``page_verdicts``)."""
-    for item in items:
-        path = getattr(getattr(item, "callspec", None), "params", {}).get("path")
-        here = item.path.parent == Path(__file__).parent  # not tests/browser's
-        if here and item.path.name in PAGE_RUN_TESTS and path is not None:
-            item.add_marker(pytest.mark.xdist_group(path.stem))

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 SITE = Path(__file__).resolve().parents[2] / "_build" / "html"
+PHONE_HEIGHT = 844  # px: the window of a 390 x 844 phone
 SHOTS = Path(__file__).resolve().parents[2] / "_build" / "screenshots"
 CHROMIUM_ARGS = [
     "--headless",
@@ -97,14 +98,15 @@ def errors_on(page):
 @pytest.fixture(scope="session")
 def rendered(browser, site_url):
     """rendered(path, width): the page's measurements (measures.py), taken on first use
-    and kept, so that each page is loaded once per width; at 1280 px, a screenshot."""
-    from .measures import AFTER_LAYOUT, LAYOUT
+    and kept, so that each page is loaded once per width (the window 844 px high, a
+    phone's). For screenshots to look at, ../shared/tools/shoot.py."""
+    from .measures import AFTER_LAYOUT, LAYOUT, cues
 
     taken = {}
 
     def measure(path, width):
         if (path, width) not in taken:
-            context = offline_context(browser, site_url, width)
+            context = offline_context(browser, site_url, width, PHONE_HEIGHT)
             page = context.new_page()
             errors = errors_on(page)
             page.goto(f"{site_url}/{path}", wait_until="load")
@@ -112,11 +114,8 @@ def rendered(browser, site_url):
             found = page.evaluate(LAYOUT)
             for name, script in AFTER_LAYOUT.items():
                 found[name] = page.evaluate(script)
+            found["cues"] = cues(page, width)  # last: it scrolls the wide boxes
             found["errors"] = list(errors)
-            if width == 1280:
-                SHOTS.mkdir(parents=True, exist_ok=True)
-                name = path.replace("/", "__").replace(".html", ".png")
-                page.screenshot(path=str(SHOTS / name), full_page=True)
             context.close()
             taken[path, width] = found
         return taken[path, width]

@@ -2,9 +2,12 @@
 width (conftest.rendered), and the tests read its answer.
 
 LAYOUT (layout.js): console-free layout facts (split words, wrapped lines, cut-off
-boxes, the room for 88 columns). The others are for tests/browser/test_outputs.py.
+boxes, the room for 88 columns). AFTER_LAYOUT's are for tests/browser/test_outputs.py;
+``cues`` (the scroll cues' pixels) for tests/browser/test_tables.py.
 """
 
+import io
+import statistics
 from pathlib import Path
 
 LAYOUT = Path(__file__).with_name("layout.js").read_text(encoding="utf-8")
@@ -123,12 +126,35 @@ LESSON_START = """() => {
   };
 }"""
 
+# What each code cell offers (tests/browser/test_live.py): the note at the top, and per
+# cell (by its number, the id "cell-N") its Run and Check buttons and its note's text.
+BUTTONS = """() => {
+  const intros = [...document.querySelectorAll(".bpe-live-intro")];
+  const cells = {};
+  for (const node of document.querySelectorAll("[id^='cell-']")) {
+    if (!/^cell-\\d+$/.test(node.id)) continue;
+    cells[node.id.slice(5)] = {
+      run: node.querySelectorAll(".bpe-live-run").length,
+      check: node.querySelectorAll(".bpe-exercise-check").length,
+      note: node.querySelector(".bpe-live-note")?.textContent ?? null,
+    };
+  }
+  return {
+    intros: intros.length,
+    link: intros[0]?.querySelector("a")?.getAttribute("href") ?? null,
+    said: intros[0]?.innerText ?? "",
+    offered: document.querySelectorAll(".bpe-live-run, .bpe-live-note").length,
+    cells,
+  };
+}"""
+
 AFTER_LAYOUT = {
     "lesson_start": LESSON_START,
     "cut": CUT_OFF,
     "sticky": STICKY,
     "figures": FIGURES,
     "chapter_links": CHAPTER_LINKS,
+    "buttons": BUTTONS,
 }
 
 # For tests/browser/test_tables.py: the boxes that scroll a table sideways, which the
@@ -187,3 +213,56 @@ SCROLL_EDGE = """([n, end]) => {
     page: page.slice(0, 3),
   };
 }"""
+
+
+# How far (the largest of the three channels, 0-255) a column's median pixel is from
+# the page's colour: a stripe alone is about 14 from it, a cell's border 26, the
+# shadow at its edge about 80.
+CUE = 30
+SLIVER = 8  # px: about a cell's padding
+
+
+def edge_contrast(page, n, end):
+    """How far the strongest column of box n's right edge is from the page's colour,
+    each column by its median pixel (a letter or a border crossing it aside)."""
+    from PIL import Image
+
+    found = page.evaluate(SCROLL_EDGE, [n, end])
+    shot = Image.open(io.BytesIO(page.screenshot(clip=found["clip"]))).convert("RGB")
+    far = [
+        statistics.median(
+            max(
+                abs(a - b)
+                for a, b in zip(shot.getpixel((x, y)), found["page"], strict=True)
+            )
+            for y in range(shot.height)
+        )
+        for x in range(shot.width)
+    ]
+    return max(far)
+
+
+def missing_cues(page, wide: list[dict]) -> list[str]:
+    """The wide boxes (marked by WIDE_TABLES or WIDE_LINES) whose edge gives no cue,
+    or a cue at their end."""
+    wrong = []
+    for n, box in enumerate(wide):
+        if box["hidden"] < SLIVER:
+            continue
+        start, end = edge_contrast(page, n, False), edge_contrast(page, n, True)
+        if start < CUE:
+            wrong.append(f"no cue at its edge ({start} from the page): {box['text']}")
+        if end >= CUE:
+            wrong.append(f"a cue when scrolled to its end ({end}): {box['text']}")
+    return wrong
+
+
+# Which boxes' edges are looked at, at each width: tables on a phone, code at 1280 px.
+CUED = {390: WIDE_TABLES, 1280: WIDE_LINES}
+
+
+def cues(page, width: int) -> dict:
+    """The wide boxes at this width and those whose cue is missing or wrong (this
+    scrolls them: it runs after every other measure)."""
+    wide = page.evaluate(CUED[width])
+    return {"wide": wide, "wrong": missing_cues(page, wide)}

@@ -89,7 +89,8 @@ lint: $(STAMP)
 live-marks: $(STAMP) $(PYODIDE)
 	$(PYTHON) -m bpe.book.site.marks
 
-# On two workers (pytest-xdist): the exhaustive walks are cut into parts that balance, and
+# On two workers (pytest-xdist; --dist worksteal: the one that runs out of tests takes
+# some of the other's): the exhaustive walks are cut into parts that balance, and
 # a chapter's run in the page's Python is made once for all its tests, by whichever worker
 # asks first (page_verdicts in tests/conftest.py).
 # Twice: as the package runs here (compiled where it could be), then the fast layer's
@@ -100,9 +101,9 @@ PURE_TESTS := tests/test_compiled.py tests/test_fast.py tests/test_piece.py \
   tests/test_word_counts.py tests/test_plugged_in.py tests/test_one_view.py \
   tests/test_parallel.py tests/test_extend.py tests/test_tokenizer_api.py tests/test_pickle.py
 test-package: $(STAMP) $(PYODIDE) compiled
-	$(PYTHON) -m pytest -n 2 tests bpe --doctest-modules --ignore=tests/browser --ignore=tests/lab \
+	$(PYTHON) -m pytest -n 2 --dist worksteal tests bpe --doctest-modules --ignore=tests/browser --ignore=tests/lab \
 	  $(addprefix --ignore=,$(HOT_SOURCES))
-	BPE_PURE_PYTHON=1 $(PYTHON) -m pytest -n 2 $(PURE_TESTS) $(HOT_SOURCES) --doctest-modules
+	BPE_PURE_PYTHON=1 $(PYTHON) -m pytest -n 2 --dist worksteal $(PURE_TESTS) $(HOT_SOURCES) --doctest-modules
 
 # Two workers (pytest-xdist), each chapter whole on one of them (--dist loadscope); the
 # ledger reads what the other chapters record (bpe.book.figures.ledger), so it runs after them.

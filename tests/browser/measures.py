@@ -141,7 +141,7 @@ BUTTONS = """() => {
   }
   return {
     intros: intros.length,
-    link: intros[0]?.querySelector("a")?.getAttribute("href") ?? null,
+    link: intros[0]?.querySelector("a")?.href ?? null, // resolved: where it lands
     said: intros[0]?.innerText ?? "",
     offered: document.querySelectorAll(".bpe-live-run, .bpe-live-note").length,
     cells,

@@ -65,6 +65,7 @@ def test_a_snapshot_of_another_archive_is_not_started_from(tmp_path):
     assert json.loads(ran.stdout)["start"] == "plain (the snapshot is stale)"
 
 
+@pytest.mark.slow  # each chapter runs in the page's Python here
 @pytest.mark.parametrize("path", marks.chapters(), ids=lambda p: p.stem)
 def test_the_marks_are_what_running_the_cells_finds(page_verdicts, path):
     notebook = json.loads(path.read_text(encoding="utf-8"))

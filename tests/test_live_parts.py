@@ -249,6 +249,11 @@ def test_reasons_name_what_is_missing():
     assert reason(error=deep + "ValueError: no") == (
         "here f (bpe.data.corpora) raises ValueError: no"
     )
+    lacks = deep + "AttributeError: module 'os' has no attribute 'link'. Did you mean"
+    assert reason(error=lacks, error_type="AttributeError") == (
+        "it calls f (bpe.data.corpora), which needs os.link, which the page's Python"
+        " lacks"
+    )
     assert reason(missing_module="resource", error="x").startswith(
         "it needs worker processes"
     )

@@ -73,6 +73,9 @@ def needs_proved(what: str, outcome: dict) -> str | None:
     elif what == classify.PROCESSES:
         if module in PROCESSES or classify.NO_PROCESSES in error:
             return None
+    elif found := re.fullmatch(classify.os_lacks(r"(\w+)"), what):
+        if f"module 'os' has no attribute '{found.group(1)}'" in error:
+            return None
     elif what.startswith("a data file"):
         if outcome["error_type"] == "DataError":
             return None

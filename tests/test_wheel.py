@@ -108,6 +108,7 @@ def wheel(tmp_path_factory):
     return build_wheel(tmp_path_factory.mktemp("compiled"))
 
 
+@pytest.mark.slow  # it builds the wheel
 def test_the_wheel_holds_every_file_of_the_package(wheel):
     files = tracked("bpe")
     assert "bpe/book/chapters/bpe.js" in files and "bpe/trainer.py" in files

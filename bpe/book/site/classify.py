@@ -56,6 +56,12 @@ PROCESSES = "worker processes, which the page's Python cannot start"
 NO_STDLIB = {"resource": PROCESSES, "_multiprocessing": PROCESSES}
 # What Pyodide's os says when a process is started (subprocess, a pool's workers).
 NO_PROCESSES = "emscripten does not support processes"
+# What a call of a function that Pyodide's os lacks says (os.link, for a safe save).
+OS_LACKS = re.compile(r"module 'os' has no attribute '(\w+)'")
+
+
+def os_lacks(name: str) -> str:
+    return f"os.{name}, which the page's Python lacks"
 
 
 def hidden(tags: list[str]) -> bool:
@@ -139,6 +145,8 @@ def reason(cell: dict, outcome: dict | None, made_above: dict[str, int]) -> str:
         return needs(where, NO_STDLIB[module])
     if NO_PROCESSES in error:
         return needs(where, PROCESSES)
+    if lacked := OS_LACKS.search(error):
+        return needs(where, os_lacks(lacked.group(1)))
     if outcome.get("error_type") == "DataError":  # bpe.data.registry: a registered file
         return needs(where, "a data file that this page does not serve")
     if name and name in made_above:

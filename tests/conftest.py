@@ -15,13 +15,6 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 EOT = "<|endoftext|>"
 
 
-def pytest_collection_modifyitems(items):
-    """The slow tests first (a stable sort: the same order on every worker), so that
-    the two workers share them out (``--dist worksteal``) and the run does not end
-    with one worker alone on a long test."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
-
-
 @pytest.fixture(scope="session")
 def tinystories_train_text():
     """TinyStories training text of the book (needs the mirror:

@@ -44,6 +44,16 @@ def test_the_page_runs_python_3_14(page_python):
     assert page_python.started["start"] == "snapshot"
 
 
+def test_the_snapshot_holds_what_the_chapters_cells_import(page_python):
+    """A first Run imports nothing the chapters' Run cells name: the snapshot has
+    imported them all (session.preload), and every one of them could be imported."""
+    wanted = archive.cell_imports()
+    assert "bpe.book.chapters.explorer" in wanted  # the list is the chapters'
+    not_imported = "sorted(set(json.loads(job_input)) - set(sys.modules))"
+    found = page_python.ask(f"import sys, json\njson.dumps({not_imported})", wanted)
+    assert found == []
+
+
 def test_a_snapshot_of_another_archive_is_not_started_from(tmp_path):
     """The snapshot holds the SHA-256 of the archive it was made from: with any other
     archive, Python starts from scratch (and so runs the archive's code, not the

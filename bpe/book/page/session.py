@@ -71,6 +71,31 @@ def start(root_folder: str, site: str | None = None) -> dict:
     }
 
 
+def preload(modules: list[str]) -> list[str]:
+    """Import the modules that the chapters' Run cells import; those that failed.
+
+    The memory snapshot is made after this (``archive.cell_imports`` lists them), so
+    a first Run finds them imported instead of compiling their source, which in
+    WebAssembly, before the browser has tuned its code, takes a good part of a
+    second. They are imported as ``start`` leaves the session: with the absent
+    modules' stand-ins and the page's vocabularies in place (``start`` puts them in
+    place again, the same).
+    """
+    import importlib
+
+    from bpe.book.page import vocabularies
+
+    vocabularies.plug_in(None)
+    absent.install()
+    failed = []
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception:  # the cell that imports it says why, when it runs
+            failed.append(name)
+    return failed
+
+
 def warm_up() -> None:
     """A slice of the book's kind of work, for worker.js to run while it waits for a
     Run: started from a snapshot, the browser has compiled none of Python's hot paths

@@ -32,6 +32,9 @@ out, and said so: the page then says it is not served.
 
 from __future__ import annotations
 
+import ast
+import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -41,6 +44,7 @@ from pathlib import Path
 from bpe.book.chapters import explorer as widget
 from bpe.book.page import regex_standin, vocabularies
 from bpe.book.site import NODE
+from bpe.book.site.classify import LIVE_TAG
 from bpe.book.site.source_archive import zip_bytes
 from bpe.data import CHECKOUT
 from bpe.data import registry as data
@@ -65,6 +69,8 @@ PYODIDE_FILES = (
     "pyodide-lock.json",
 )
 PYODIDE_NOTICES = ("package.json", "README.md")
+# What the snapshot imports of what cells import: the page has only these.
+PRELOADED = {"bpe", *sys.stdlib_module_names}
 
 
 def members() -> dict[str, Path]:
@@ -118,15 +124,62 @@ def write_served(out: PathLike) -> list[Path]:
     return written
 
 
+def cell_imports(folder: Path = ROOT / "notebooks") -> list[str]:
+    """The modules of bpe and the standard library that the chapters' Run cells
+    import, sorted: the snapshot imports them (``session.preload``).
+
+    >>> names = cell_imports()
+    >>> "bpe.book.chapters.display" in names, "pprint" in names, "pandas" in names
+    (True, True, False)
+    """
+    found = set()
+    for path in sorted(folder.glob("*.ipynb")):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if LIVE_TAG in cell.get("metadata", {}).get("tags", []):
+                found.update(imported_modules("".join(cell["source"])))
+    return sorted(name for name in found if name.split(".")[0] in PRELOADED)
+
+
+def imported_modules(source: str) -> set[str]:
+    """The absolute module names a cell's import statements name (and, for
+    ``from m import x``, m.x where x is a module); none if it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            for alias in node.names:
+                names.update(submodules(node.module, alias.name))
+    return names
+
+
+def submodules(module: str, name: str) -> set[str]:
+    """{module.name} if that is a module of bpe (``from bpe.x import y``), else none."""
+    dotted = f"{module}.{name}"
+    if not dotted.startswith("bpe."):
+        return set()
+    try:
+        return {dotted} if importlib.util.find_spec(dotted) else set()
+    except ModuleNotFoundError:
+        return set()
+
+
 def write_snapshot(zip_path: Path) -> Path:
     """Write the memory snapshot of the page's Python for the archive at zip_path,
-    beside it (with Node and Pyodide's files; it takes a few seconds)."""
+    beside it, with the chapters' imports done (with Node and Pyodide's files; it
+    takes a few seconds)."""
     node = shutil.which("node")
     if node is None or not (PYODIDE / "pyodide.asm.wasm").is_file():
         raise RuntimeError(f"the snapshot needs Node.js and Pyodide in {PYODIDE}")
     out = zip_path.with_name(SNAPSHOT)
     made = subprocess.run(
-        [node, str(NODE / "snapshot.mjs"), str(PYODIDE), str(zip_path), str(out)],
+        [node, str(NODE / "snapshot.mjs"), str(PYODIDE), str(zip_path), str(out)]
+        + [json.dumps(cell_imports())],
         capture_output=True,
         text=True,
         env={**os.environ, "NODE_NO_WARNINGS": "1"},

@@ -1,5 +1,6 @@
-// node snapshot.mjs PYODIDE_FOLDER ARCHIVE OUT: the page's Python, with the book's
-// archive unpacked and its first modules imported, saved as a memory snapshot,
+// node snapshot.mjs PYODIDE_FOLDER ARCHIVE OUT [MODULES]: the page's Python, with the
+// book's archive unpacked, its first modules imported and then MODULES (a JSON list of
+// names: what the chapters' Run cells import), saved as a memory snapshot,
 // gzipped, to OUT (python_home.mjs makeSnapshot). worker.js starts from it, skipping
 // CPython's own start and those imports: a second or two less before the first Run.
 // bpe.book.site.archive runs it at build time; a snapshot is used only with the
@@ -9,12 +10,13 @@ import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { makeSnapshot } from "../static/live/python_home.mjs";
 
-const [folder, archive, out] = process.argv.slice(2);
+const [folder, archive, out, modules = "[]"] = process.argv.slice(2);
 try {
   const { loadPyodide } = await import(pathToFileURL(`${folder}/pyodide.mjs`).href);
   const quiet = () => {};
   const zip = new Uint8Array(readFileSync(archive));
-  const memory = await makeSnapshot(loadPyodide, { indexURL: `${folder}/`, stdout: quiet, stderr: quiet }, zip);
+  const memory = await makeSnapshot(
+    loadPyodide, { indexURL: `${folder}/`, stdout: quiet, stderr: quiet }, zip, JSON.parse(modules));
   // Written whole, then renamed: an interrupted build never leaves half a snapshot.
   writeFileSync(`${out}.partial`, gzipSync(memory, { level: 9 }));
   renameSync(`${out}.partial`, out);

@@ -19,12 +19,16 @@ export async function digest(zip) {
   return Array.from(hash, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-// CPython with the book unpacked and its first modules imported, as a memory snapshot
+// CPython with the book unpacked, its first modules imported and then `modules` (the
+// names the chapters' Run cells import: session.preload), as a memory snapshot
 // (bytes): what snapshot.mjs writes at build time, so that the page skips those steps.
-export async function makeSnapshot(loadPyodide, options, zip) {
+export async function makeSnapshot(loadPyodide, options, zip, modules = []) {
   const pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
   unpackBook(pyodide, zip);
   pyodide.runPython(`${FIRST_IMPORTS}\nbpe.book.page.session.made_from = "${await digest(zip)}"`);
+  // (Module names are plain identifiers: their JSON list is a Python list too. No
+  // proxy of a Python object may be alive when the snapshot is made.)
+  pyodide.runPython(`bpe.book.page.session.preload(${JSON.stringify(modules)})`);
   return pyodide.makeMemorySnapshot();
 }
 
@@ -39,7 +43,8 @@ export async function loadPython(loadPyodide, options, zip, snapshot) {
   let pyodide = null;
   if (found) {
     try {
-      pyodide = await loadPyodide({ ...options, _loadSnapshot: found.bytes });
+      const fsInit = roomFor(found.bytes);
+      pyodide = await loadPyodide({ ...options, fsInit, _loadSnapshot: found.bytes });
       const made = pyodide.runPython("bpe.book.page.session.made_from");
       if (made !== (await digest(await zip))) start = "plain (the snapshot is stale)";
     } catch (error) {
@@ -49,6 +54,26 @@ export async function loadPython(loadPyodide, options, zip, snapshot) {
   if (start !== "snapshot") pyodide = await loadPyodide(options);
   unpackBook(pyodide, await zip);
   return { pyodide, start };
+}
+
+// Room for a snapshot's memory. Pyodide copies the snapshot into the memory CPython
+// starts with (30 MiB) without growing it, so the snapshot of a larger heap would not
+// fit ("offset is out of bounds"). As Pyodide sets up its file system, before that
+// copy, mapping a file makes the memory grow (mmap allocates there) until it holds
+// the snapshot's bytes; the copy then overwrites all it holds.
+function roomFor(bytes) {
+  const PAGE = 65536;
+  return async (FS) => {
+    const size = (await bytes).length;
+    const room = FS.open("/tmp/room-for-the-snapshot", "w+");
+    try {
+      const { ptr } = FS.mmap(room, PAGE, 0, 1, 2); // (read, private): where the heap ends
+      if (ptr + PAGE < size) FS.mmap(room, size - ptr, 0, 1, 2);
+    } finally {
+      FS.close(room);
+      FS.unlink(room.path);
+    }
+  };
 }
 
 // Start the page's session (bpe.book.page.session.start), with the site's files at

@@ -173,20 +173,33 @@ def write_snapshot(zip_path: Path) -> Path:
     """Write the memory snapshot of the page's Python for the archive at zip_path,
     beside it, with the chapters' imports done (with Node and Pyodide's files; it
     takes a few seconds)."""
-    node = shutil.which("node")
-    if node is None or not (PYODIDE / "pyodide.asm.wasm").is_file():
-        raise RuntimeError(f"the snapshot needs Node.js and Pyodide in {PYODIDE}")
     out = zip_path.with_name(SNAPSHOT)
+    script = NODE / "snapshot.mjs"
     made = subprocess.run(
-        [node, str(NODE / "snapshot.mjs"), str(PYODIDE), str(zip_path), str(out)]
-        + [json.dumps(cell_imports())],
+        node_command(script, PYODIDE, zip_path, out, json.dumps(cell_imports())),
         capture_output=True,
         text=True,
-        env={**os.environ, "NODE_NO_WARNINGS": "1"},
+        env=node_env(),
     )
     if made.returncode:
         raise RuntimeError(f"the page's Python gave no snapshot: {made.stderr.strip()}")
     return out
+
+
+def node_env() -> dict[str, str]:
+    """This process's environment, without Node's warnings on Pyodide's APIs."""
+    return {**os.environ, "NODE_NO_WARNINGS": "1"}
+
+
+def node_command(script: Path, *arguments: object) -> list[str]:
+    """The command that runs one of the site's Node scripts on the page's Python
+    (Pyodide's files in ``PYODIDE``); a clear error if either is missing."""
+    node = shutil.which("node")
+    if node is None:
+        raise RuntimeError("Node.js is needed to run the page's Python (Pyodide)")
+    if not (PYODIDE / "pyodide.asm.wasm").is_file():
+        raise RuntimeError(f"no Pyodide in {PYODIDE}: run `make book` first")
+    return [node, str(script), *map(str, arguments)]
 
 
 def write(out: PathLike) -> list[Path]:

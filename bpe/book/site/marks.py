@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -118,11 +116,7 @@ class PagePython:
     """
 
     def __init__(self):
-        node = shutil.which("node")
-        if node is None:
-            raise RuntimeError("Node.js is needed to run the page's Python (Pyodide)")
-        if not (PYODIDE / "pyodide.asm.wasm").is_file():
-            raise RuntimeError(f"no Pyodide in {PYODIDE}: run `make book` first")
+        command = archive.node_command(RUNNER)
         self.folder = tempfile.TemporaryDirectory()
         zip_path = Path(self.folder.name) / archive.ARCHIVE
         zip_path.write_bytes(archive.archive_bytes())
@@ -130,13 +124,13 @@ class PagePython:
         site = site_folder(Path(self.folder.name))
         self.log = open(Path(self.folder.name) / "stderr.txt", "w+")  # never fills up
         self.process = subprocess.Popen(
-            [node, str(RUNNER)],
+            command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.log,
             text=True,
             encoding="utf-8",
-            env={**os.environ, "NODE_NO_WARNINGS": "1"},
+            env=archive.node_env(),
         )
         self.started = self.send(
             {

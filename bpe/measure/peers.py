@@ -26,7 +26,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bpe.measure.scaling import MIB
 from bpe.pretokenizer import ENDOFTEXT
 from bpe.scale.compiled import PURE
 
@@ -51,36 +50,6 @@ WHO = {
     "rust": "rustbpe",
     "hf": "HF tokenizers",
 }
-
-
-def peers_figure(runs: dict[int, dict[str, dict]]) -> Any:
-    """Seconds and peak memory against distinct pre-tokens, one line per trainer.
-
-    runs: {MB of text: {a key of WHO: timed_run's result}}; the distinct pre-tokens
-    are this package's count for each text (every trainer reads the same).
-    """
-    import matplotlib.pyplot as plt
-
-    sizes = sorted(runs)
-    distinct = [runs[mb]["heap"]["distinct"] for mb in sizes]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(8.6, 3.4))
-    for key, label in WHO.items():
-        if key not in runs[sizes[0]]:
-            continue
-        seconds = [runs[mb][key]["seconds"] for mb in sizes]
-        peaks = [runs[mb][key]["parent_peak"] / MIB for mb in sizes]
-        left.plot(distinct, seconds, marker="o", label=label)
-        right.plot(distinct, peaks, marker="o", label=label)
-    left.set_ylabel("seconds to train")
-    right.set_ylabel("peak memory (MiB)")
-    for ax in (left, right):
-        ax.set_xlabel("distinct pre-tokens in the text")
-        ax.xaxis.set_major_formatter(lambda value, _: f"{value:,.0f}")
-        ax.set_ylim(bottom=0)
-        ax.grid(alpha=0.3)
-    left.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
 
 
 def digest(merges):

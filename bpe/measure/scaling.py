@@ -4,8 +4,8 @@
 so 64 times the stories cost no disk); ``train_fresh`` trains on them in a new
 Python process, so that its peak memory is the training's own and not the
 notebook's; ``measured`` makes that measurement once for a file and keeps it, so
-that every chapter printing it prints the same run; ``map_reduce_figure`` draws
-where each step of ``train_files`` runs.
+that every chapter printing it prints the same run. (The chapter's diagram of
+where each step of ``train_files`` runs is ``bpe.book.chapters.charts``'.)
 """
 
 from __future__ import annotations
@@ -68,67 +68,6 @@ def train_fresh(
     if done.returncode:
         raise RuntimeError(f"training failed:\n{done.stderr}")
     return json.loads(done.stdout)
-
-
-def map_reduce_figure() -> Any:
-    """A diagram of train_files on a cluster: shards, counting tasks, a tree, merges."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(8.6, 3.6))
-    ax.set_xlim(0, 10)
-    ax.set_ylim(0, 5)
-    ax.axis("off")
-
-    def box(x: float, y: float, text: str, colour: str, width: float = 1.5) -> None:
-        ax.text(
-            x,
-            y,
-            text,
-            ha="center",
-            va="center",
-            fontsize=8.5,
-            bbox=dict(boxstyle="round,pad=0.35", fc=colour, ec="#555555"),
-        )
-
-    def arrow(a: tuple[float, float], b: tuple[float, float]) -> None:
-        ax.annotate(
-            "", xy=b, xytext=a, arrowprops=dict(arrowstyle="->", color="#555555", lw=1)
-        )
-
-    rows = [4.3, 3.2, 2.1, 1.0]
-    for k, y in enumerate(rows):
-        box(1.0, y, f"shard {k}\n(text or Parquet)", "#e8eef7")
-        box(3.4, y, f"task: count\npre-tokens of part {k}", "#dbe9d8")
-        arrow((1.75, y), (2.45, y))
-    box(5.7, 3.75, "add", "#f6e3cf")
-    box(5.7, 1.55, "add", "#f6e3cf")
-    box(7.0, 2.65, "add", "#f6e3cf")
-    for y, target in zip(rows, [3.75, 3.75, 1.55, 1.55], strict=True):
-        arrow((4.35, y), (5.4, target))
-    arrow((6.0, 3.75), (6.7, 2.8))
-    arrow((6.0, 1.55), (6.7, 2.5))
-    box(
-        8.75,
-        2.65,
-        "learn the merges\n(on the client:\ndistinct pre-tokens\nonly)",
-        "#eadcf0",
-    )
-    arrow((7.3, 2.65), (7.85, 2.65))
-    ax.text(
-        3.4,
-        0.2,
-        "on the cluster's workers: each reads its own part",
-        ha="center",
-        fontsize=8,
-        color="#444444",
-    )
-    ax.text(8.75, 0.2, "on one machine", ha="center", fontsize=8, color="#444444")
-    ax.set_title(
-        "train_files(..., client=client): counting is a map and a tree of "
-        "sums; merging needs only the table"
-    )
-    fig.tight_layout()
-    return fig
 
 
 def measured(

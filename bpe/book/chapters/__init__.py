@@ -10,7 +10,8 @@
 - ``utf8``: UTF-8 facts the book relies on, computed (chapter 2);
 - ``explorer``: the merge explorer as a notebook output, with its scripts
   ``explorer.js`` and ``bpe.js`` (the JavaScript BPE) inlined (chapter 4);
-- ``charts``: bar charts that stay readable on a phone (chapter 10);
+- ``charts``: the charts' style, readable on a phone (every chapter that draws),
+  sideways bars (chapter 10), peers and map-reduce figures (chapters 16 and 18);
 - ``analysis``: compression, a vocabulary's shape, how two vocabularies differ;
 - ``subword``: the other subword algorithms, trained with ``tokenizers`` (chapter 11);
 - ``divergence``: five trainers' rules, and where and why two merge lists part

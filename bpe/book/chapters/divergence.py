@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from bpe.book.chapters import charts
 from bpe.book.chapters.display import Refusal, show_merge
 from bpe.book.chapters.table import Table
 from bpe.files import token_to_text
@@ -481,7 +482,7 @@ def steps_figure(table: Table) -> Any:
 
     names = list(dict.fromkeys([*table["trainer"], *table["and"]]))
     grid = [[float("nan")] * len(names) for _ in names]
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    fig, ax = plt.subplots(figsize=(charts.WIDTH, 6.4), layout="constrained")
     last = max(table["merge"])
     for first, second, step, *_, why in table.rows:
         i, j = names.index(first), names.index(second)
@@ -489,12 +490,13 @@ def steps_figure(table: Table) -> Any:
         ink = "white" if step > last / 2 else "black"  # dark cells: late steps
         for y, x in ((i, j), (j, i)):
             ax.text(x, y, f"{step}\n{SHORT[why]}", ha="center", va="center",
-                    fontsize=8, color=ink)  # fmt: skip
+                    fontsize=charts.FONT - 2, color=ink)  # fmt: skip
     image = ax.imshow(grid, cmap="viridis_r")
-    ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
+    ax.set_xticks(range(len(names)), names, rotation=40, ha="right")
     ax.set_yticks(range(len(names)), names)
-    fig.colorbar(image, ax=ax, label="first merge that differs")
-    fig.tight_layout()
+    ax.tick_params(labelsize=charts.FONT - 1)
+    bar = fig.colorbar(image, ax=ax, location="bottom", shrink=0.8)  # wide cells
+    bar.set_label("first merge that differs", fontsize=charts.FONT - 1)
     return fig
 
 

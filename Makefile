@@ -9,7 +9,7 @@ export PYTHONHASHSEED := 0
 # workplace that is ../shared/data. Override on the command line or in the environment.
 export BPE_DATA_MIRROR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data),)
 
-.PHONY: install compiled live-marks book preview lab lab-deps lint test test-python test-site test-package test-notebooks test-lab test-browser browser-deps bench article clean
+.PHONY: install compiled live-marks book preview lab lab-deps lint test test-package test-notebooks test-lab test-browser browser-deps bench article clean
 
 install: $(STAMP)
 
@@ -123,20 +123,9 @@ browser-deps:
 test-browser: $(STAMP) browser-deps
 	$(PYTHON) -m pytest tests/browser -p no:cacheprovider
 
-# Two chains side by side, once what both need is installed: the Python tests (the
-# package, nbval on every chapter, the Jupyter server), which keep both cores busy, and
-# the site (built from the outputs stored in the notebooks, which nbval checks in the
-# other chain, so that no chapter runs twice) with its browser tests, which mostly wait
-# on the browser. Each chain runs its steps in order; its output is shown when it ends.
-test: lint $(PYODIDE) $(MATHJAX) compiled browser-deps
-	$(MAKE) -j2 --output-sync=recurse --no-print-directory test-python test-site
-test-python:
-	$(MAKE) --no-print-directory test-package
-	$(MAKE) --no-print-directory test-notebooks
-	$(MAKE) --no-print-directory test-lab
-test-site:
-	$(MAKE) --no-print-directory preview
-	$(MAKE) --no-print-directory test-browser
+# nbval runs every chapter and checks its stored outputs; the site is then built from
+# those outputs (preview), so no chapter runs twice.
+test: lint test-package test-notebooks test-lab preview test-browser
 
 bench: $(STAMP) compiled
 	$(PYTHON) bench/bench_train.py

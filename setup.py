@@ -9,6 +9,7 @@ says so and the package installs as pure Python, which gives the same answers.
 """
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -35,6 +36,11 @@ build = load("build")
 
 class BuildHot(build_ext):
     """build_ext that falls back to pure Python instead of failing the install."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:  # one C compiler per core: the modules are independent
+            self.parallel = os.cpu_count() or 1
 
     def run(self) -> None:
         try:

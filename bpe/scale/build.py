@@ -121,6 +121,7 @@ def compile_here() -> None:
     command = dist.get_command_obj("build_ext")
     command.inplace, command.build_temp = True, str(BUILD / "temp")
     command.build_lib = str(BUILD / "lib")  # not ./build: everything under _build
+    command.parallel = os.cpu_count() or 1  # the modules compile side by side
     dist.run_command("build_ext")
 
 

@@ -18,7 +18,10 @@ the next cell sees only what runs here. Then:
   names the function of the package the failure came from, if any (``called``).
 
 The chosen cells are run once more, alone and in order, exactly as the page will;
-one that now differs loses its button, and the choice is made again.
+one that now differs loses its button, and the choice is made again. The cells
+below the last live one are tried in that same run (the page runs nothing after
+it), and those above it in one more run, which stops at the last of them: so a
+chapter's cells run two or three times, not always three.
 ``marks.py`` writes the result into the notebooks: the tag ``live``, and the
 reason in the cell's metadata.
 """
@@ -266,22 +269,27 @@ def working_imports(cell: dict) -> str:
 
 def run_all(
     cells: list[dict], chosen: set[int] | None = None, imports: dict | None = None
-) -> dict[int, dict]:
-    """Each cell's outcome, run in order (only the chosen ones, if given).
+) -> tuple[dict[int, dict], dict[int, dict]]:
+    """(outcomes, tried): each cell's outcome, run in order (only the chosen ones,
+    if given).
 
     A cell that does not run here is rolled back, so that later cells never see
     what it half did; then its imports that work here are run, as the page runs
     them, and kept in ``imports`` ({index: statements}). A cell not chosen has only
-    its imports run, if it has any there.
+    its imports run, if it has any there; past the last chosen cell, where the page
+    runs nothing more, each visible cell is tried instead, and rolled back (tried).
     """
     page.reset()
     page.fresh_folder()
-    outcomes = {}
+    outcomes, tried = {}, {}
     imports = {} if imports is None else imports
+    last = None if chosen is None else max(chosen, default=-1)
     for cell in cells:
         i = cell["index"]
         if chosen is not None and i not in chosen:
-            if imports.get(i):
+            if i > last and not hidden(cell["tags"]):
+                tried[i] = try_in_place(cell)
+            elif i < last and imports.get(i):
                 page.run(imports[i], f"<imports of cell {i}>")
             continue
         before = dict(page.namespace)
@@ -290,7 +298,15 @@ def run_all(
         if not runs_here(cell, outcome):
             restore(before)
             imports[i] = working_imports(cell)
-    return outcomes
+    return outcomes, tried
+
+
+def try_in_place(cell: dict) -> dict:
+    """The cell's outcome where it stands, its names then rolled back."""
+    before = dict(page.namespace)
+    outcome = page.run(cell["source"], f"<cell {cell['index']}>")
+    restore(before)
+    return outcome
 
 
 def run_unless_marked_slow(cell: dict, i: int) -> dict:
@@ -349,12 +365,12 @@ def classify(cells: list[dict]) -> list[dict]:
     imports: dict[int, str] = {}
     here = os.getcwd()
     try:
-        first = run_all(cells, imports=imports)
+        first, _ = run_all(cells, imports=imports)
         good = {i for i, o in first.items() if runs_here(by_index(cells, i), o)}
         for _ in range(2):  # a second round if a cell runs where the page has it
-            live, context, final = settle(cells, good, imports)
+            live, context, final, tried = settle(cells, good, imports)
             last_live = max(live, default=-1)
-            tried = as_the_page_runs(cells, live | context, imports, last_live)
+            tried |= as_the_page_runs(cells, live | context, imports, last_live)
             more = {i for i, o in tried.items() if runs_here(by_index(cells, i), o)}
             if not more - good:
                 break
@@ -392,40 +408,48 @@ def classify(cells: list[dict]) -> list[dict]:
 
 def settle(
     cells: list[dict], good: set[int], imports: dict[int, str]
-) -> tuple[set[int], set[int], dict[int, dict]]:
-    """(live, context, outcomes): the good cells chosen, run alone, until all run."""
+) -> tuple[set[int], set[int], dict[int, dict], dict[int, dict]]:
+    """(live, context, outcomes, tried): the good cells chosen, run alone, until all
+    run; tried: the visible cells after the last live one, tried where they are."""
     for _ in range(len(cells) + 1):
         live, context = choose(cells, good)
-        final = run_all(cells, live | context, imports)
+        final, tried = run_all(cells, live | context, imports)
         lost = {i for i, o in final.items() if not runs_here(by_index(cells, i), o)}
         if not lost:
             break
         good = good - lost
-    return live, context, final
+    return live, context, final, tried
 
 
 def as_the_page_runs(
     cells: list[dict], runs: set[int], imports: dict[int, str], last_live: int
 ) -> dict[int, dict]:
-    """The outcome of each visible cell that does not run here, tried where it is.
+    """The outcome of each visible cell above the last live one that does not run
+    here, tried where it is (``settle`` tried those below it).
 
     The cells run as the page runs them (those that run here, and the imports it
-    runs in place of the others above its last live cell); each other visible cell
-    is tried at its place and rolled back. Its failure there is its reason.
+    runs in place of the others); each such visible cell is tried at its place and
+    rolled back. Its failure there is its reason. The run stops at the last one.
     """
+    ends = [
+        c["index"]
+        for c in cells
+        if c["index"] < last_live and c["index"] not in runs and not hidden(c["tags"])
+    ]
+    if not ends:  # nothing to try: the run would only repeat settle's
+        return {}
     page.reset()
     page.fresh_folder()
     tried = {}
     for cell in cells:
         i = cell["index"]
+        if i > ends[-1]:
+            break
         if i in runs:
             page.run(cell["source"], f"<cell {i}>")
-            continue
-        if not hidden(cell["tags"]):
-            before = dict(page.namespace)
-            tried[i] = page.run(cell["source"], f"<cell {i}>")
-            restore(before)
-        if imports.get(i) and i < last_live:
+        elif not hidden(cell["tags"]):
+            tried[i] = try_in_place(cell)
+        if i not in runs and imports.get(i):
             page.run(imports[i], f"<imports of cell {i}>")
     return tried
 

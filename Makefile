@@ -102,10 +102,16 @@ HOT_SOURCES = $(shell BPE_PURE_PYTHON=1 $(PYTHON) -m bpe.scale.build --sources)
 PURE_TESTS := tests/test_compiled.py tests/test_fast.py tests/test_piece.py \
   tests/test_word_counts.py tests/test_plugged_in.py tests/test_one_view.py \
   tests/test_parallel.py tests/test_extend.py tests/test_tokenizer_api.py tests/test_pickle.py
+# The core's answers to the walks are worked out in the first run and read in the second
+# (tests/core_answers.py): the core is the same Python in both.
+CORE_ANSWERS := $(CURDIR)/_build/core-answers
 test-package: $(STAMP) $(PYODIDE) compiled
-	$(PYTHON) -m pytest -n 2 --dist worksteal tests bpe --doctest-modules --ignore=tests/browser --ignore=tests/lab \
-	  $(addprefix --ignore=,$(HOT_SOURCES))
-	BPE_PURE_PYTHON=1 $(PYTHON) -m pytest -n 2 --dist worksteal $(PURE_TESTS) $(HOT_SOURCES) --doctest-modules
+	rm -rf $(CORE_ANSWERS) && mkdir -p $(CORE_ANSWERS)
+	BPE_CORE_ANSWERS=$(CORE_ANSWERS) $(PYTHON) -m pytest -n 2 --dist worksteal tests bpe --doctest-modules \
+	  --ignore=tests/browser --ignore=tests/lab $(addprefix --ignore=,$(HOT_SOURCES))
+	BPE_CORE_ANSWERS=$(CORE_ANSWERS) BPE_PURE_PYTHON=1 $(PYTHON) -m pytest -n 2 --dist worksteal \
+	  $(PURE_TESTS) $(HOT_SOURCES) --doctest-modules
+	rm -rf $(CORE_ANSWERS)
 
 # Two workers (pytest-xdist), each chapter whole on one of them (--dist loadscope); the
 # ledger reads what the other chapters record (bpe.book.figures.ledger), so it runs after them.

@@ -6,6 +6,8 @@ test_pages.py."""
 import re
 import warnings
 
+from playwright.sync_api import expect
+
 import bpe
 
 from .conftest import SHOTS, SITE, book_pages, errors_on
@@ -216,12 +218,14 @@ def test_playground_counts_what_the_package_counts(page, site_url):
     for name, encoder in encoders.items():
         ids = encoder.encode_ordinary(text)
         column = page.locator(f'.bpe-playground-column[data-vocabulary="{name}"]')
-        counts = column.locator(".bpe-playground-counts").inner_text()
-        assert counts.startswith(
-            f"{len(ids)} tokens · {len(text.encode())} bytes · {len(text)} characters"
-        ), counts
+        size = f"{len(text.encode())} bytes · {len(text)} characters"
+        said = f"{len(ids)} tokens · {size}"
+        # the columns update after the typing, when their vocabulary has loaded: wait
+        # for the text (60 s: a hang guard, not a speed check), then compare it
+        counts = column.locator(".bpe-playground-counts")
+        expect(counts).to_have_text(re.compile("^" + re.escape(said)), timeout=60_000)
         first = column.locator(".bpe-playground-token").first
-        assert first.get_attribute("data-id") == str(ids[0])
+        expect(first).to_have_attribute("data-id", str(ids[0]), timeout=60_000)
         assert first.inner_text() == show(encoder.decode_single_token_bytes(ids[0]))
     assert errors == []
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,7 @@ export PYTHONHASHSEED := 0
 # workplace that is ../shared/data. Override on the command line or in the environment.
 export BPE_DATA_MIRROR ?= $(if $(wildcard ../shared/data),$(abspath ../shared/data),)
 
-.PHONY: install compiled live-marks book preview lab lab-deps lint test test-package test-notebooks test-lab test-browser browser-deps bench article clean
+.PHONY: install compiled live-marks book preview lab lab-deps lint test test-package test-notebooks test-lab test-site test-browser browser-deps bench article clean
 
 install: $(STAMP)
 
@@ -24,8 +24,10 @@ $(STAMP): requirements.txt pyproject.toml
 # The hot modules (bpe/scale/compiled.py) compiled by Cython from their own source, in
 # place, when a C compiler is here; otherwise one line says the pure-Python path runs.
 # Up to date, it only says so. The build runs as Python itself (BPE_PURE_PYTHON).
+# COMPILED=done (set by `make test` for its side-by-side jobs, after test-package has
+# compiled) skips it: no two builds run at once.
 compiled: $(STAMP)
-	BPE_PURE_PYTHON=1 $(PYTHON) -m bpe.scale.build
+	$(if $(COMPILED),@:,BPE_PURE_PYTHON=1 $(PYTHON) -m bpe.scale.build)
 
 # MathJax, served from the site itself so that math renders with no network.
 MATHJAX := vendor/mathjax/tex-mml-chtml.js
@@ -131,9 +133,20 @@ browser-deps:
 test-browser: $(STAMP) browser-deps
 	$(PYTHON) -m pytest tests/browser -p no:cacheprovider
 
-# nbval runs every chapter and checks its stored outputs; the site is then built from
-# those outputs (preview), so no chapter runs twice.
-test: lint test-package test-notebooks test-lab preview test-browser
+# nbval runs every chapter and checks its stored outputs; the site is built from those
+# outputs (preview), so no chapter runs twice. After the package's tests, three jobs that
+# need nothing from one another share the cores (each leaves one idle part of the time):
+# the chapters, the site and its browser tests, JupyterLab. Each job's output is printed
+# whole when it ends; the first to fail fails `make test`. JupyterLab is installed first,
+# so that no pip runs while the chapters import.
+test: lint test-package lab-deps browser-deps
+	$(MAKE) --no-print-directory --output-sync=target -j3 COMPILED=done \
+	  test-site test-notebooks test-lab
+
+# The site from the stored outputs, then looked at in Chromium.
+test-site:
+	$(MAKE) --no-print-directory preview
+	$(MAKE) --no-print-directory test-browser
 
 bench: $(STAMP) compiled
 	$(PYTHON) bench/bench_train.py

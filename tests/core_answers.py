@@ -3,8 +3,9 @@
 ``make test-package`` runs the fast layer's tests twice, compiled and then as Python
 (``BPE_PURE_PYTHON``), and both compare the fast layer with the core on the same
 inputs. The core is the same Python in both runs, and where it is most of the time
-(its naive training, in tests/test_one_view.py) the first run keeps what the core
-answered in the folder ``BPE_CORE_ANSWERS`` names, which the Makefile empties before
+(in tests/test_one_view.py: its naive training, and its pieces and ids on every code
+point, kept as one digest per text) the first run keeps what the core answered in
+the folder ``BPE_CORE_ANSWERS`` names, which the Makefile empties before
 the first run and deletes after the second; the second reads it. Without
 that variable (``pytest`` on its own), each test asks the core itself.
 """

@@ -13,9 +13,11 @@ others.
 """
 
 import functools
+import hashlib
 import sys
 import unicodedata
 import warnings
+from array import array
 from collections import Counter
 
 import core_answers
@@ -116,13 +118,43 @@ def core_ids():
     return CoreTokenizer(*boundary_merges()).encode_piece
 
 
+def fingerprint(pieces, ids=None):
+    """A digest of a text's pieces (their lengths and characters) and, if given, ids:
+    equal digests mean equal answers, and a run's answers fit in a few bytes."""
+    digest = hashlib.blake2b(array("q", map(len, pieces)).tobytes(), digest_size=16)
+    digest.update("".join(pieces).encode("utf-8"))
+    if ids is not None:
+        digest.update(array("q", ids).tobytes())
+    return digest.digest()
+
+
+def core_answer(name, text, ids_of, find=None):
+    """The core's pieces of text under the pattern name, and its ids (ENCODED only)."""
+    pieces = (find or finder(patterns()[name]))(text)
+    ids = [i for p in pieces for i in ids_of(p)] if name in ENCODED else None
+    return pieces, ids
+
+
+def core_fingerprints(part):
+    """{name: [the fingerprint of each text of each run of the part]}, the core's.
+
+    Kept for the pure-Python run of make test-package (tests/core_answers.py): the
+    core is the same Python in both runs, and asking it is most of the walk's time."""
+    ids_of, finds = core_ids(), {n: finder(p) for n, p in patterns().items()}
+    found = {name: [] for name in patterns()}
+    for text in (text for run in runs(part) for text in run):
+        for name, find in finds.items():  # text by text: the core's cache of a
+            # piece's ids is bounded, and the patterns share most pieces of a text
+            found[name].append(fingerprint(*core_answer(name, text, ids_of, find)))
+    return found
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("part", range(PARTS))
 def test_pieces_counts_and_ids_on_every_code_point(part):
     """For every pattern, text by text: the fast finder's pieces are the core's, and
     for PAT, cl100k_base and o200k_base the fast tokenizer's ids are the core's; run
-    by run, the fast counts are the core's. The core cuts each text once."""
-    find = {name: finder(pattern) for name, pattern in patterns().items()}
+    by run, the fast counts are the core's (those of the pieces just checked)."""
     fast = {name: fast_finder(pattern) for name, pattern in patterns().items()}
     vocab, merges = boundary_merges()
     encode = {n: bpe.Tokenizer(vocab, merges, pattern=patterns()[n]) for n in ENCODED}
@@ -131,19 +163,21 @@ def test_pieces_counts_and_ids_on_every_code_point(part):
         # the pattern (scale/piece.py sees merges and ids only), so each distinct
         # piece is encoded by the fast layer once, and checked in every text with it
         tokenizer.cache = encode["PAT"].cache
-    ids_of = core_ids()
+    core = core_answers.kept(f"one_view_walk_{part}", lambda: core_fingerprints(part))
+    n = 0
     for run in runs(part):
-        expected = {name: Counter() for name in patterns()}
+        counts = {name: Counter() for name in patterns()}
         for text in run:
             for name in patterns():
-                pieces = find[name](text)
-                assert fast[name](text) == pieces, (name, text)
-                expected[name].update(pieces)  # count_strings' counts (checked below)
-                if name in encode:
-                    ids = [i for piece in pieces for i in ids_of(piece)]
-                    assert encode[name].encode(text) == ids, (name, text)
+                pieces = fast[name](text)
+                ids = encode[name].encode(text) if name in ENCODED else None
+                if fingerprint(pieces, ids) != core[name][n]:
+                    expected = core_answer(name, text, core_ids())
+                    assert (pieces, ids) == expected, (name, text)
+                counts[name].update(pieces)
+            n += 1
         for name, pattern in patterns().items():
-            assert count_by_words(run, (), pattern) == expected[name], name
+            assert count_by_words(run, (), pattern) == counts[name], name
 
 
 @pytest.mark.parametrize("name", ["PAT", "gpt2", "cl100k_base", "o200k_base"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from ..files import PathLike
@@ -52,14 +53,20 @@ def split_by_ranks(
     (b'a', b'bc')
     """
     parts = [bytes([b]) for b in token]
+    # joined[i]: the rank of parts[i] + parts[i + 1]. A merge changes only its two
+    # neighbours' ranks, so a token of n bytes costs n lookups, not n squared.
+    joined = [ranks.get(a + b, max_rank) for a, b in pairwise(parts)]
     while len(parts) > 2:
-        best = min(
-            range(len(parts) - 1),
-            key=lambda i: ranks.get(parts[i] + parts[i + 1], max_rank),
-        )
-        if ranks.get(parts[best] + parts[best + 1], max_rank) >= max_rank:
+        lowest = min(joined)
+        if lowest >= max_rank:
             break
-        parts[best : best + 2] = [parts[best] + parts[best + 1]]
+        i = joined.index(lowest)  # the leftmost, as tiktoken takes it
+        parts[i : i + 2] = [parts[i] + parts[i + 1]]
+        del joined[i]
+        if i > 0:
+            joined[i - 1] = ranks.get(parts[i - 1] + parts[i], max_rank)
+        if i < len(joined):
+            joined[i] = ranks.get(parts[i] + parts[i + 1], max_rank)
     if len(parts) != 2:
         raise ValueError(
             f"token {token!r} (rank {max_rank}) cannot be built from two earlier tokens"

@@ -380,3 +380,32 @@ def test_stopping_bpe_train_stops_its_workers_quietly(
             child.returncode == 143 and err.decode().strip() == "bpe train: interrupted"
         )
     assert not out.exists()
+
+
+STOPPED_EARLY = """
+import os, signal
+from bpe.scale import cli, pool
+signal.signal(signal.SIGTERM, cli.stop)  # as bpe train sets it
+start = pool._start
+def stopped_early():  # SIGTERM comes before the helper has set its own handlers
+    os.kill(os.getpid(), signal.SIGTERM)
+    start()
+pool._start = stopped_early
+try:
+    pool.Helpers(abs, 2)
+except pool.BrokenProcessPool:
+    print("the helpers ended")
+"""
+
+
+def test_a_stop_while_the_helpers_start_prints_no_traceback():
+    """The window that a busy machine widens: a helper stopped before its own
+    handlers are set ends quietly, instead of raising the parent's Stop."""
+    ran = subprocess.run(
+        [sys.executable, "-c", STOPPED_EARLY],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ran.stdout == "the helpers ended\n"
+    assert "Traceback" not in ran.stderr, ran.stderr

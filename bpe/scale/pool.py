@@ -32,6 +32,7 @@ from concurrent import futures
 from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
 from typing import Any
 
+STOPPING = {signal.SIGINT, signal.SIGTERM}  # a helper must not answer as the parent
 WAITING_PER_HELPER = 2  # items handed to a helper and not yet done, at most
 
 # What the helpers being forked will run. A global rather than an argument of the
@@ -56,6 +57,7 @@ def die_with_parent() -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not a handler the parent set
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)  # held over the fork
     parent = os.getppid()
     try:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
@@ -155,7 +157,15 @@ class Helpers:
         self.executor = ProcessPoolExecutor(self.forked, context, initializer=_start)
         _inherited = (work, self.ends)
         try:
-            self.executor.submit(_ready).result()  # forks all of them, now
+            # Ctrl-C and SIGTERM wait while the helpers are forked: until _start has
+            # run, a helper would answer them with this process's handlers, and
+            # print a traceback each (seen when stopped on a busy machine).
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
+            try:
+                ready = self.executor.submit(_ready)  # forks all of them, now
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            ready.result()
         except BaseException:
             self.close(wait=False)
             raise

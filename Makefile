@@ -24,10 +24,10 @@ $(STAMP): requirements.txt pyproject.toml
 # The hot modules (bpe/scale/compiled.py) compiled by Cython from their own source, in
 # place, when a C compiler is here; otherwise one line says the pure-Python path runs.
 # Up to date, it only says so. The build runs as Python itself (BPE_PURE_PYTHON).
-# COMPILED=done (set by `make test` for its side-by-side jobs, after test-package has
+# BPE_COMPILED_ALREADY=yes (set by `make test` for its side-by-side jobs, after test-package has
 # compiled) skips it: no two builds run at once.
 compiled: $(STAMP)
-	$(if $(COMPILED),@:,BPE_PURE_PYTHON=1 $(PYTHON) -m bpe.scale.build)
+	$(if $(BPE_COMPILED_ALREADY),@:,BPE_PURE_PYTHON=1 $(PYTHON) -m bpe.scale.build)
 
 # MathJax, served from the site itself so that math renders with no network.
 MATHJAX := vendor/mathjax/tex-mml-chtml.js
@@ -140,7 +140,7 @@ test-browser: $(STAMP) browser-deps
 # whole when it ends; the first to fail fails `make test`. JupyterLab is installed first,
 # so that no pip runs while the chapters import.
 test: lint test-package lab-deps browser-deps
-	$(MAKE) --no-print-directory --output-sync=target -j3 COMPILED=done \
+	$(MAKE) --no-print-directory --output-sync=target -j3 BPE_COMPILED_ALREADY=yes \
 	  test-site test-notebooks test-lab
 
 # The site from the stored outputs, then looked at in Chromium.

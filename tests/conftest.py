@@ -131,7 +131,9 @@ def page_verdicts(request, tmp_path_factory):
     Running a chapter's cells in the page is the costliest check there is, so every
     test of a chapter (tests/test_live.py, tests/test_live_reasons.py) reads one run,
     whichever xdist worker asks first: the verdicts are kept in the run's shared temp
-    folder, behind a lock. Untimed: a cell marked too slow stays so.
+    folder, behind a lock. Untimed: a cell marked too slow stays so. From the marks:
+    the cells tagged ``live`` are the first choice, in place of a run of every cell
+    (``classify.classify``), so the chapter runs twice, not three times.
     """
     from bpe.book.site import marks
 
@@ -147,7 +149,9 @@ def page_verdicts(request, tmp_path_factory):
             fcntl.flock(lock, fcntl.LOCK_EX)  # the other worker waits for this run
             if not found.exists():
                 python = request.getfixturevalue("page_python")
-                verdicts = marks.classify_chapters([path], python, timed=False)
+                verdicts = marks.classify_chapters(
+                    [path], python, timed=False, from_marks=True
+                )
                 written = found.with_suffix(".part")
                 written.write_text(json.dumps(verdicts[path.name]), encoding="utf-8")
                 written.replace(found)

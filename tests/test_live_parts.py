@@ -188,8 +188,9 @@ def test_stored_output_joins_streams_and_keeps_the_last_value():
     assert classify.stored_output(outputs) == ("a\nb\nc", "42")
 
 
-def test_classify_finds_what_runs_here_and_why_the_rest_does_not():
-    notebook = [
+def toy_chapter(live=()):
+    """Cells of each kind classify() tells apart; live: the indices tagged live."""
+    cells = [
         code(0, "x = 41", tags=["remove-input"]),  # hidden, and needed below
         code(1, "print(x + 1)", [stream("42\n")]),
         code(2, "y = undefined_name"),
@@ -201,10 +202,17 @@ def test_classify_finds_what_runs_here_and_why_the_rest_does_not():
             [stream("x")],
             ["nbval-ignore-output"],
         ),
-        code(6, "unused = 1", tags=["remove-cell"]),  # hidden, needed by nothing
+        code(6, "import json\nunused = 1", tags=["remove-cell"]),  # needed by none
         code(7, "x", [result("41")]),
     ]
-    verdicts = {v["index"]: v for v in classify.classify(notebook)}
+    for cell in cells:
+        if cell["index"] in live:
+            cell["tags"].append(classify.LIVE_TAG)
+    return cells
+
+
+def test_classify_finds_what_runs_here_and_why_the_rest_does_not():
+    verdicts = {v["index"]: v for v in classify.classify(toy_chapter())}
     assert [i for i, v in verdicts.items() if v["live"]] == [1, 5, 7]
     assert [i for i, v in verdicts.items() if v["context"]] == [0]
     assert verdicts[2]["reason"].startswith("here it raises NameError")
@@ -215,6 +223,45 @@ def test_classify_finds_what_runs_here_and_why_the_rest_does_not():
         "its output here differs from the book's, first at “other”"
     )
     assert verdicts[6]["reason"] is None  # hidden cells need no reason
+    # in place of a cell that does not run, its imports
+    assert verdicts[6]["imports"] == "import json"
+
+
+@pytest.mark.parametrize(
+    "marked, remade",
+    [
+        ((0, 1, 5, 7), False),
+        ((0, 1, 2, 3, 4, 5, 6, 7), False),
+        ((), True),
+        ((1, 7), True),
+        ((0, 2, 5), True),
+    ],
+    ids=["right", "all", "none", "without-context", "wrong"],
+)
+def test_classify_from_the_marks_finds_what_a_run_of_every_cell_finds(
+    marked, remade, monkeypatch
+):
+    """From any marks, right or wrong, the same verdicts. Remade: by a run of every
+    cell, when cells 1 and 7 fail for want of cell 0's x, hidden and not run."""
+    from_scratch = classify.classify(toy_chapter(marked))
+    runs_of_every_cell = []
+    run_all = classify.run_all
+
+    def counted(cells, chosen=None):
+        runs_of_every_cell.append(chosen is None)
+        return run_all(cells, chosen)
+
+    monkeypatch.setattr(classify, "run_all", counted)
+    from_marks = classify.classify(toy_chapter(marked), from_marks=True)
+    assert list(map(untimed, from_marks)) == list(map(untimed, from_scratch))
+    assert any(runs_of_every_cell) == remade
+
+
+def untimed(verdict: dict) -> dict:
+    """A verdict less its outcome (a hidden cell's comes from the run of every cell)
+    and the time its cell took where the page has it."""
+    tried = verdict["tried"] and {**verdict["tried"], "seconds": None}
+    return {**verdict, "outcome": None, "tried": tried}
 
 
 def test_a_cell_that_fails_leaves_nothing_behind():

@@ -10,18 +10,27 @@ the next cell sees only what runs here. Then:
 * a visible cell that runs here is *live*: the page gives it a Run button;
 * a hidden cell that runs here is *context* when a later live cell needs a name it
   binds: the page runs it, unseen, before the first live cell below it;
-* every other visible cell gets a short reason, shown under it on the page, and
-  those of its imports that work here (run alone, one by one), which the page runs
-  in its place, so that a cell needing pandas does not take ``bpe`` away from the
-  cells below it. The reason is read from the cell's failure where it stands, the
-  cells above it having run as the page runs them (``as_the_page_runs``), and
-  names the function of the package the failure came from, if any (``called``).
+* every other visible cell gets a short reason, shown under it on the page. The
+  reason is read from the cell's failure where it stands, the cells above it
+  having run as the page runs them (``as_the_page_runs``), and names the function
+  of the package the failure came from, if any (``called``);
+* in place of each cell it does not run, above the last live one, the page runs
+  those of the cell's imports that work here (run alone, one by one), so that a
+  cell needing pandas does not take ``bpe`` away from the cells below it.
 
 The chosen cells are run once more, alone and in order, exactly as the page will;
 one that now differs loses its button, and the choice is made again. The cells
 below the last live one are tried in that same run (the page runs nothing after
 it), and those above it in one more run, which stops at the last of them: so a
 chapter's cells run two or three times, not always three.
+
+To check marks already written (the tests), the first run, of every cell, is left
+out: the cells the notebook tags ``live`` are the first choice (``from_marks``).
+What follows is the same, so a cell that no longer runs loses its button, one that
+now runs where the page has it gains one, and each reason is read afresh from its
+cell's failure there: marks that are out of date come out different. Only a hidden
+cell left unmarked is never run; if a cell fails for want of what one makes, the
+first run is made after all (``classify``).
 ``marks.py`` writes the result into the notebooks: the tag ``live``, and the
 reason in the cell's metadata.
 """
@@ -49,6 +58,7 @@ SLOW = 10.0  # seconds; longer than this, a Run would seem to hang
 # do not change between two runs of `make live-marks` (the tests run untimed).
 MARGIN = 3.0
 SLOW_REASON = f"it takes more than {SLOW:.0f} s here"
+FROM_HIDDEN = "from a hidden cell that does not run here"  # the end of a reason
 # Whether this run judges a cell slow by the clock (``make live-marks``, which writes
 # the marks) or takes each cell's stored slowness mark as it is (the tests, which
 # check every other mark: no test's verdict may depend on how busy the machine is).
@@ -154,7 +164,7 @@ def reason(cell: dict, outcome: dict | None, made_above: dict[str, int]) -> str:
         return needs(where, "a data file that this page does not serve")
     if name and name in made_above:
         if made_above[name] < 0:  # a hidden cell's (its index i is kept as ~i)
-            return f"it uses {name}, from a hidden cell that does not run here"
+            return f"it uses {name}, {FROM_HIDDEN}"
         return f"it uses {name}, from a cell above that does not run here"
     if error:
         last = error.strip().splitlines()[-1]
@@ -268,10 +278,10 @@ def working_imports(cell: dict) -> str:
 
 
 def run_all(
-    cells: list[dict], chosen: set[int] | None = None, imports: dict | None = None
-) -> tuple[dict[int, dict], dict[int, dict]]:
-    """(outcomes, tried): each cell's outcome, run in order (only the chosen ones,
-    if given).
+    cells: list[dict], chosen: set[int] | None = None
+) -> tuple[dict[int, dict], dict[int, dict], dict[int, str]]:
+    """(outcomes, tried, imports): each cell's outcome, run in order (only the
+    chosen ones, if given).
 
     A cell that does not run here is rolled back, so that later cells never see
     what it half did; then its imports that work here are run, as the page runs
@@ -281,16 +291,15 @@ def run_all(
     """
     page.reset()
     page.fresh_folder()
-    outcomes, tried = {}, {}
-    imports = {} if imports is None else imports
+    outcomes, tried, imports = {}, {}, {}
     last = None if chosen is None else max(chosen, default=-1)
     for cell in cells:
         i = cell["index"]
         if chosen is not None and i not in chosen:
-            if i > last and not hidden(cell["tags"]):
+            if i < last:
+                imports[i] = working_imports(cell)
+            elif not hidden(cell["tags"]):
                 tried[i] = try_in_place(cell)
-            elif i < last and imports.get(i):
-                page.run(imports[i], f"<imports of cell {i}>")
             continue
         before = dict(page.namespace)
         outcome = run_unless_marked_slow(cell, i)
@@ -298,7 +307,7 @@ def run_all(
         if not runs_here(cell, outcome):
             restore(before)
             imports[i] = working_imports(cell)
-    return outcomes, tried
+    return outcomes, tried, imports
 
 
 def try_in_place(cell: dict) -> dict:
@@ -353,7 +362,7 @@ def choose(cells: list[dict], good: set[int]) -> tuple[set[int], set[int]]:
     return live, context
 
 
-def classify(cells: list[dict]) -> list[dict]:
+def classify(cells: list[dict], from_marks: bool = False) -> list[dict]:
     """How the page treats each code cell ({"index", "source", "tags", "outputs"}).
 
     Returns {"index", "live", "context", "imports", "reason", "outcome", "tried"}
@@ -361,14 +370,25 @@ def classify(cells: list[dict]) -> list[dict]:
     its imports that do, which the page runs before the live cells below it;
     "tried" is, for a visible cell without a button, its outcome tried where the
     page has it (``as_the_page_runs``), or None.
+
+    ``from_marks``: start from the cells tagged ``live`` rather than from a run of
+    every cell. A hidden cell is run only if chosen, so when a cell fails for want
+    of what a hidden cell makes, only a run of every cell can say whether that
+    hidden cell could run for it: then it is made.
     """
-    imports: dict[int, str] = {}
+    verdicts = judged(cells, *rounds(cells, from_marks))
+    if from_marks and any(FROM_HIDDEN in (v["reason"] or "") for v in verdicts):
+        verdicts = judged(cells, *rounds(cells, from_marks=False))
+    return verdicts
+
+
+def rounds(cells: list[dict], from_marks: bool) -> tuple:
+    """The runs classify() judges by: (first, live, context, final, tried, imports)."""
     here = os.getcwd()
     try:
-        first, _ = run_all(cells, imports=imports)
-        good = {i for i, o in first.items() if runs_here(by_index(cells, i), o)}
+        first, good = first_choice(cells, from_marks)
         for _ in range(2):  # a second round if a cell runs where the page has it
-            live, context, final, tried = settle(cells, good, imports)
+            live, context, final, tried, imports = settle(cells, good)
             last_live = max(live, default=-1)
             tried |= as_the_page_runs(cells, live | context, imports, last_live)
             more = {i for i, o in tried.items() if runs_here(by_index(cells, i), o)}
@@ -377,13 +397,26 @@ def classify(cells: list[dict]) -> list[dict]:
             good |= more
     finally:
         os.chdir(here)
+    return first, live, context, final, tried, imports
+
+
+def judged(
+    cells: list[dict],
+    first: dict[int, dict],
+    live: set[int],
+    context: set[int],
+    final: dict[int, dict],
+    tried: dict[int, dict],
+    imports: dict[int, str],
+) -> list[dict]:
+    """classify()'s verdicts, from what its runs found."""
+    last_live = max(live, default=-1)
     made_above: dict[str, int] = {}
     verdicts = []
     for cell in cells:
         i = cell["index"]
-        outcome = final.get(i) or first.get(i)
-        if (tried.get(i) or {}).get("error"):  # its failure where the page has it
-            outcome = tried[i]
+        # a visible cell without a button: its outcome where the page has it
+        outcome = final.get(i) or tried.get(i) or first.get(i)
         is_live = i in live
         runs = is_live or i in context
         verdicts.append(
@@ -406,19 +439,31 @@ def classify(cells: list[dict]) -> list[dict]:
     return verdicts
 
 
+def first_choice(
+    cells: list[dict], from_marks: bool
+) -> tuple[dict[int, dict], set[int]]:
+    """(outcomes, good): every cell run in order, and those that run here; or, from
+    the marks, no run, and the cells the notebook tags ``live``."""
+    if from_marks:
+        return {}, {c["index"] for c in cells if LIVE_TAG in c["tags"]}
+    first, _, _ = run_all(cells)
+    return first, {i for i, o in first.items() if runs_here(by_index(cells, i), o)}
+
+
 def settle(
-    cells: list[dict], good: set[int], imports: dict[int, str]
-) -> tuple[set[int], set[int], dict[int, dict], dict[int, dict]]:
-    """(live, context, outcomes, tried): the good cells chosen, run alone, until all
-    run; tried: the visible cells after the last live one, tried where they are."""
+    cells: list[dict], good: set[int]
+) -> tuple[set[int], set[int], dict[int, dict], dict[int, dict], dict[int, str]]:
+    """(live, context, outcomes, tried, imports): the good cells chosen, run alone,
+    until all run; tried: the visible cells after the last live one, tried where
+    they are; imports: what the page runs in place of each cell above it."""
     for _ in range(len(cells) + 1):
         live, context = choose(cells, good)
-        final, tried = run_all(cells, live | context, imports)
+        final, tried, imports = run_all(cells, live | context)
         lost = {i for i, o in final.items() if not runs_here(by_index(cells, i), o)}
         if not lost:
             break
         good = good - lost
-    return live, context, final, tried
+    return live, context, final, tried, imports
 
 
 def as_the_page_runs(

@@ -42,7 +42,10 @@ import json
 from bpe.book.site import classify
 job = json.loads(job_input)
 classify.TIMED = job["timed"]
-json.dumps({name: classify.classify(cells) for name, cells in job["cells"].items()})
+json.dumps({
+    name: classify.classify(cells, job["from_marks"])
+    for name, cells in job["cells"].items()
+})
 """
 
 
@@ -173,23 +176,31 @@ class PagePython:
 
 
 def classify_chapters(
-    paths: list[Path], python: PagePython | None = None, timed: bool = True
+    paths: list[Path],
+    python: PagePython | None = None,
+    timed: bool = True,
+    from_marks: bool = False,
 ) -> dict[str, list[dict]]:
     """{notebook name: classify()'s verdicts}, all chapters in one Pyodide."""
     notebooks = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in paths}
-    return classify_notebooks(notebooks, python, timed)
+    return classify_notebooks(notebooks, python, timed, from_marks)
 
 
 def classify_notebooks(
-    notebooks: dict[str, dict], python: PagePython | None = None, timed: bool = True
+    notebooks: dict[str, dict],
+    python: PagePython | None = None,
+    timed: bool = True,
+    from_marks: bool = False,
 ) -> dict[str, list[dict]]:
     """{name: classify()'s verdicts} of notebooks given as dicts, in one Pyodide.
 
     timed: judge a cell too slow by the clock (``classify.TIMED``); the tests pass
-    False, so that their verdicts never depend on the machine's load.
+    False, so that their verdicts never depend on the machine's load. from_marks:
+    start from the cells the notebook tags ``live`` (the tests, which check marks
+    already written) rather than from a run of every cell.
     """
     cells = {name: code_cells(notebook) for name, notebook in notebooks.items()}
-    job = {"timed": timed, "cells": cells}
+    job = {"timed": timed, "from_marks": from_marks, "cells": cells}
     if python is not None:
         return python.ask(CLASSIFY, job)
     with PagePython() as python:

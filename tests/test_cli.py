@@ -387,9 +387,9 @@ import os, signal
 from bpe.scale import cli, pool
 signal.signal(signal.SIGTERM, cli.stop)  # as bpe train sets it
 start = pool._start
-def stopped_early():  # SIGTERM comes before the helper has set its own handlers
+def stopped_early(*args):  # SIGTERM comes before the helper sets its own handlers
     os.kill(os.getpid(), signal.SIGTERM)
-    start()
+    start(*args)
 pool._start = stopped_early
 try:
     pool.Helpers(abs, 2)
@@ -409,3 +409,24 @@ def test_a_stop_while_the_helpers_start_prints_no_traceback():
     )
     assert ran.stdout == "the helpers ended\n"
     assert "Traceback" not in ran.stderr, ran.stderr
+
+
+ORPHANED = """
+import os
+from bpe.scale import pool
+pool.die_with_parent(os.getppid())  # its parent, alive: it goes on
+print("told", flush=True)
+pool.die_with_parent(1)  # forked by a parent since gone (pid 1 is not this one's)
+print("went on")
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_helper_whose_parent_died_before_it_started_ends_at_once():
+    """Killed between the fork and the helper's start, the parent can no longer tell
+    the helper it died: the helper compares its parent with the pid the parent
+    gave it, and ends (it would otherwise wait for work forever; seen under load)."""
+    ran = subprocess.run(
+        [sys.executable, "-c", ORPHANED], capture_output=True, text=True, timeout=60
+    )
+    assert (ran.returncode, ran.stdout) == (1, "told\n")

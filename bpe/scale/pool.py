@@ -48,17 +48,17 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def die_with_parent() -> None:
-    """In a helper: end when the parent process dies, and leave Ctrl-C to it.
+def die_with_parent(parent: int) -> None:
+    """In a helper forked by process ``parent``: end when it dies, leave Ctrl-C to it.
 
     Linux's PR_SET_PDEATHSIG sends SIGTERM at the parent's death; elsewhere the
     helper ends when its executor's pipes close. The parent handles Ctrl-C and stops
-    its helpers itself.
+    its helpers itself. The parent's pid comes from the parent: read here, it
+    would already be another's if the parent died since the fork.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not a handler the parent set
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)  # held over the fork
-    parent = os.getppid()
     try:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (AttributeError, OSError):
@@ -90,10 +90,10 @@ def own_peak_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def _start() -> None:
+def _start(parent: int) -> None:
     global _work, _ends
     _work, _ends = _inherited
-    die_with_parent()
+    die_with_parent(parent)
     reset_peak()  # from here on, the peak memory is the helper's own
     # What was inherited is never garbage: collections leave it alone, so its pages
     # stay shared with the parent instead of being copied.
@@ -154,7 +154,9 @@ class Helpers:
         context = multiprocessing.get_context("fork")
         if share:  # made before the fork, so that the helpers share it
             self.ends = context.Array("q", 2)
-        self.executor = ProcessPoolExecutor(self.forked, context, initializer=_start)
+        self.executor = ProcessPoolExecutor(
+            self.forked, context, initializer=_start, initargs=(self.owner,)
+        )
         _inherited = (work, self.ends)
         try:
             # Ctrl-C and SIGTERM wait while the helpers are forked: until _start has

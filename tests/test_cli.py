@@ -416,7 +416,7 @@ import os
 from bpe.scale import pool
 pool.die_with_parent(os.getppid())  # its parent, alive: it goes on
 print("told", flush=True)
-pool.die_with_parent(1)  # forked by a parent since gone (pid 1 is not this one's)
+pool.die_with_parent(os.getppid() + 1)  # forked by another, since gone
 print("went on")
 """
 

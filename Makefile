@@ -102,7 +102,7 @@ live-marks: $(STAMP) $(PYODIDE)
 # module's doctests from its .py: tests/test_compiled.py runs them on the module.
 HOT_SOURCES = $(shell BPE_PURE_PYTHON=1 $(PYTHON) -m bpe.scale.build --sources)
 PURE_TESTS := tests/test_compiled.py tests/test_fast.py tests/test_piece.py \
-  tests/test_word_counts.py tests/test_plugged_in.py tests/test_one_view.py \
+  tests/test_word_counts.py tests/test_gpt2_scan.py tests/test_plugged_in.py tests/test_one_view.py \
   tests/test_parallel.py tests/test_extend.py tests/test_tokenizer_api.py tests/test_pickle.py
 # The core's answers to the walks are worked out in the first run and read in the second
 # (tests/core_answers.py): the core is the same Python in both.

@@ -23,6 +23,7 @@ long = int
 longlong = int
 Py_ssize_t = int
 bint = bool
+Py_UCS4 = str  # one character
 
 
 def cfunc(function: F) -> F:

@@ -19,6 +19,8 @@ import regex
 
 from ..interop.unicode import tiktoken_view
 from ..pretokenizer import PAT, whole
+from . import gpt2_scan
+from .compiled import is_compiled
 from .pattern_atoms import atoms
 
 
@@ -31,6 +33,19 @@ def ascii_members(cls: str) -> str:
     """
     chars = (chr(c) for c in range(128))
     return "".join(re.escape(c) for c in chars if regex.fullmatch(cls, c))
+
+
+@functools.cache
+def gpt2_classes() -> bytes:
+    """Each ASCII character's class in GPT-2's pattern, as ``gpt2_scan`` reads it."""
+    classes = ((r"\p{L}", gpt2_scan.LETTER), (r"\p{N}", gpt2_scan.DIGIT))
+    classes += ((r"\s", gpt2_scan.SPACE),)
+
+    def kind(c: str) -> int:
+        found = (k for cls, k in classes if regex.fullmatch(cls, c))
+        return next(found, gpt2_scan.OTHER)
+
+    return bytes(map(kind, map(chr, range(128))))
 
 
 @functools.lru_cache(maxsize=64)
@@ -83,10 +98,21 @@ def ascii_first(
     With ``by_lines`` (only for GPT-2's pattern), a chunk that is not all ASCII is
     first cut into lines, so that one accented word does not slow down all of it.
     """
-    fast = ascii_pattern(pattern)
+    fast = ascii_findall(pattern)
     if fast is None:
         return slow
-    return functools.partial(by_line if by_lines else either, fast.findall, slow)
+    return functools.partial(by_line if by_lines else either, fast, slow)
+
+
+def ascii_findall(pattern: str) -> Callable[[str], list[str]] | None:
+    """A findall for pattern on ASCII text (None: ``re`` cannot run it).
+
+    For GPT-2's pattern, when compiled, ``gpt2_scan``'s one pass; else ``re``.
+    """
+    if pattern == PAT and is_compiled(gpt2_scan):
+        return functools.partial(gpt2_scan.scan_ascii, gpt2_classes())
+    fast = ascii_pattern(pattern)
+    return None if fast is None else fast.findall
 
 
 def either(fast: Callable, slow: Callable, chunk: str) -> list[str]:

@@ -32,6 +32,7 @@ from typing import Any
 
 HOT = (
     "bpe.scale.compact",  # the merge loop of train_file and bpe.train
+    "bpe.scale.gpt2_scan",  # GPT-2's pieces of ASCII text, for encoding and counting
     "bpe.scale.indexed",  # chapter 08's indexed trainer, whose bookkeeping it shares
     "bpe.scale.piece",  # the encoder's merge-by-rank and piece cache
     "bpe.scale.word_counts",  # counting pre-tokens word by word

@@ -193,22 +193,24 @@ class PieceCache(dict):
         self, pieces: list[str], encode_all: Callable
     ) -> Mapping[str, tuple[int, ...]]:
         """A dict holding every piece's ids: this cache, once encode_all fills it in."""
-        # Not set(pieces).difference(self), which would walk the whole cache (this
+        distinct = set(pieces)
+        # Not distinct.difference(self), which would walk the whole cache (this
         # subclass of dict is not a dict to it).
-        new = list(filterfalse(self.__contains__, set(pieces)))
+        new = list(filterfalse(self.__contains__, distinct))
         if not new:
             return self
         found = dict(zip(new, encode_all(new), strict=True))
-        kept = {p: ids for p, ids in found.items() if len(p) <= LONGEST_CACHED}
-        if len(self) + len(kept) <= self.maxsize:
-            self.update(kept)
-            if len(kept) == len(found):
-                return self
-            # A very long piece is answered, not kept: the cache stays as it was.
-            return {p: self[p] for p in set(pieces).difference(found)} | found
-        # Too many for what is left of the cache: this text's pieces replace it.
-        table = {p: self[p] for p in set(pieces).difference(found)} | found
-        self.clear()
-        kept = [(p, ids) for p, ids in table.items() if len(p) <= LONGEST_CACHED]
-        self.update(kept[: self.maxsize])
+        kept = [p for p in new if len(p) <= LONGEST_CACHED]  # a very long one is not
+        if len(self) + len(kept) > self.maxsize:
+            # Too many for what is left of the cache: this text's pieces replace it.
+            found.update((p, self[p]) for p in distinct.difference(found))
+            self.clear()
+            short = (item for item in found.items() if len(item[0]) <= LONGEST_CACHED)
+            self.update(islice(short, self.maxsize))
+            return found
+        if len(kept) == len(found):
+            self.update(found)
+            return self
+        table = {p: self[p] for p in distinct.difference(found)} | found
+        self.update((p, found[p]) for p in kept)  # the cache stays as it was, plus kept
         return table

@@ -44,12 +44,12 @@ LETTER, DIGIT, SPACE, OTHER = 1, 2, 3, 4  # the classes, as kinds[ord(character)
     third=cython.Py_UCS4,
 )
 def scan_ascii(kinds: bytes, text: str) -> list[str]:
-    """The pieces GPT-2's pattern finds in ASCII text; kinds: each character's class.
+    r"""The pieces GPT-2's pattern finds in ASCII text; kinds: each character's class.
 
     >>> kinds = bytes(LETTER if chr(c).isalpha() else DIGIT if chr(c).isdigit()
     ...               else SPACE if chr(c).isspace() else OTHER for c in range(128))
-    >>> scan_ascii(kinds, "it's 42 cats!!  \\n")
-    ['it', "'s", ' 42', ' cats', '!!', '  \\n']
+    >>> scan_ascii(kinds, "it's 42 cats!!  \n")
+    ['it', "'s", ' 42', ' cats', '!!', '  \n']
     """
     if not text.isascii():
         raise ValueError("scan_ascii reads ASCII text only")

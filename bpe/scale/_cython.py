@@ -31,6 +31,11 @@ def cfunc(function: F) -> F:
     return function
 
 
+def ccall(function: F) -> F:
+    """A function C code calls in C and Python as Python, when compiled; here itself."""
+    return function
+
+
 def _keep(function: F) -> F:
     return function
 

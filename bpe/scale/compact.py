@@ -84,13 +84,16 @@ class CompactTable:
 
     symbol = IndexedTable.symbol  # the same symbols, ids and keys as chapter 08's table
 
+    # words[at] and freqs[at] read in C; the row's own int i is what where keeps
+    @cython.locals(words=list, freqs=list, at=cython.Py_ssize_t)
     def apply(self, pair: int) -> dict[int, int]:
         """Merge pair in each row that holds it; return {changed pair: total before}."""
         a, b = pair >> SHIFT, pair & LOW
         new = self.symbol(self.symbols[a] + self.symbols[b])
         words, freqs, where, delta = self.words, self.freqs, self.where, {}
         for i in where.pop(pair):
-            merge_in_place(words[i], a, b, new, freqs[i], delta, where, i)
+            at = i
+            merge_in_place(words[at], a, b, new, freqs[at], delta, where, i)
         del self.pairs[pair]  # every occurrence is merged, and none can come back
         delta.pop(pair, None)
         return self.update_totals(delta)
@@ -102,7 +105,9 @@ class CompactTable:
 # C integers for the positions and the symbol ids (ids < 2**31, so a pair,
 # x << SHIFT | y, fits a C long long), so the loop reads and compares them in C.
 # No bounds check: every index read is below n = len(word), checked before it is
-# read, and the loop only ever writes where it has read (write <= read).
+# read, and the loop only ever writes where it has read (write <= read). A ccall:
+# apply calls it in C, once per row, and Python can still call it.
+@cython.ccall
 @cython.boundscheck(False)
 @cython.wraparound(False)
 @cython.locals(

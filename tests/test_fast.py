@@ -8,7 +8,13 @@ from hypothesis import strategies as st
 
 import bpe
 from bpe.pretokenizer import byte_table
-from bpe.scale.compact import SHIFT, compact_merges, merge_in_place
+from bpe.scale.compact import (
+    SHIFT,
+    CompactHeap,
+    CompactTable,
+    compact_merges,
+    merge_in_place,
+)
 from bpe.scale.indexed import descending, merge_counting
 from bpe.trainer import count_pairs, merge, naive_merges
 
@@ -155,6 +161,30 @@ def test_compact_trainer_reads_strings_as_their_bytes(strings, n):
     taken = dict(strings)
     assert compact_merges(taken, n, taken=True)[0] == expected
     assert taken == {}
+
+
+def test_the_heap_files_only_the_pairs_above_its_floor():
+    """A sixteenth of the top count: (c, d) and (e, f) wait until (a, b) is gone."""
+    heap = CompactHeap(CompactTable({"ab": 1600, "cd": 3, "ef": 2}))
+    assert heap.floor == 100 and len(heap.heap) == 1
+    assert heap.pop() == ord("a") << SHIFT | ord("b")
+    del heap.table.pairs[ord("a") << SHIFT | ord("b")]  # as a merge would
+    assert heap.pop() == ord("c") << SHIFT | ord("d")
+    assert heap.floor == 0 and len(heap.heap) == 1  # filled again, (e, f) in it
+
+
+@settings(max_examples=80)
+@given(
+    st.dictionaries(
+        st.text(st.sampled_from("abcd "), min_size=2, max_size=8),
+        # counts over six orders of magnitude: the heap's floor drops again and again
+        st.integers(1, 10**6),
+        max_size=12,
+    ),
+)
+def test_a_dropping_floor_picks_what_the_naive_trainer_picks(strings):
+    expected = naive_merges(byte_table(strings), 60)
+    assert compact_merges(dict(strings), 60)[0] == expected
 
 
 @given(st.binary(max_size=5), st.binary(max_size=5))

@@ -35,6 +35,7 @@ except ImportError:  # no Cython here (the page's Python): its stand-in
 
 SHIFT = 32  # a pair (x, y) of symbol ids is the int x << SHIFT | y
 LOW = (1 << SHIFT) - 1
+FLOOR_SHARE = 16  # the heap files pairs counted above top count // FLOOR_SHARE
 
 
 class CompactTable:
@@ -180,11 +181,24 @@ def made(
 
 
 class CompactHeap:
-    """``indexed.PairHeap`` over int pairs: the same order, the same lazy deletion."""
+    """``indexed.PairHeap`` over int pairs: the same order, the same lazy deletion.
+
+    Only pairs counted above ``floor`` are filed. Most pairs that merges make are
+    rare and never picked, yet each would cost an entry (on 40 MB of Zipf words,
+    over half a million of them). Every pair above the floor has an entry at its
+    count or above, so the best of them is the best of all, ties included. When
+    none is left, ``fill`` lowers the floor and files the pairs above it.
+    """
 
     def __init__(self, table: CompactTable):
         self.table = table
-        self.heap = [self.entry(p, n) for p, n in table.pairs.items()]
+        self.fill()
+
+    def fill(self) -> None:
+        """File each pair counted above a floor of a sixteenth of the top count."""
+        pairs = self.table.pairs
+        self.floor = max(pairs.values(), default=0) // FLOOR_SHARE
+        self.heap = [self.entry(p, n) for p, n in pairs.items() if n > self.floor]
         heapq.heapify(self.heap)
 
     def entry(self, pair: int, count: int) -> tuple:
@@ -193,22 +207,25 @@ class CompactHeap:
 
     def pop(self) -> int | None:
         """The best pair, skipping entries whose count changed since they were filed."""
-        pairs, heap = self.table.pairs, self.heap
-        while heap:
-            neg, _, _, pair = heapq.heappop(heap)
+        pairs = self.table.pairs
+        while pairs:
+            if not self.heap:  # every pair left is at the floor or under it
+                self.fill()
+            neg, _, _, pair = heapq.heappop(self.heap)
             current = pairs.get(pair, 0)
             if current == -neg:
                 return pair
-            if current:  # the count fell after this entry was pushed: re-file it
-                heapq.heappush(heap, self.entry(pair, current))
+            if current > self.floor:  # the count fell since it was filed: re-file it
+                heapq.heappush(self.heap, self.entry(pair, current))
         return None
 
     def update(self, changed: dict[int, int]) -> None:
-        """Push the pairs whose count grew; those that shrank are re-filed on pop."""
-        pairs, heap, entry = self.table.pairs, self.heap, self.entry
+        """Push the pairs whose count grew above the floor; those that shrank are
+        re-filed on pop."""
+        pairs, heap, entry, floor = self.table.pairs, self.heap, self.entry, self.floor
         for pair, before in changed.items():
             now = pairs.get(pair, 0)
-            if now > before:
+            if now > before and now > floor:
                 heapq.heappush(heap, entry(pair, now))
 
 

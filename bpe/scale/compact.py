@@ -70,6 +70,9 @@ class CompactTable:
         joined = b"".join(tok)
         return list(joined) if len(joined) == len(tok) else list(map(self.symbol, tok))
 
+    # i stays one Python int, which every list in where shares: a C integer here
+    # (Cython's inference) would make a new int object for each filing
+    @cython.locals(i=object)
     def add_row(self, word: list[int], freq: int) -> None:
         i, pairs, where = len(self.words), self.pairs, self.where
         self.words.append(word)

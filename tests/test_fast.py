@@ -173,6 +173,13 @@ def test_the_heap_files_only_the_pairs_above_its_floor():
     assert heap.floor == 0 and len(heap.heap) == 1  # filled again, (e, f) in it
 
 
+def test_a_row_is_filed_under_its_pairs_as_one_int_object():
+    """Compiled too: a new int for each filing cost 80 MiB on 40 MB of Zipf words."""
+    table = CompactTable({f"{n:03d}x": 1 for n in range(300)})  # rows 0 to 299
+    filed = [rows[-1] for rows in table.where.values() if rows[-1] == 299]
+    assert len(filed) == 3 and filed[0] is filed[1] is filed[2]
+
+
 @settings(max_examples=80)
 @given(
     st.dictionaries(

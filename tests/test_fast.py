@@ -132,17 +132,17 @@ def test_merge_counting_matches_a_full_recount(word, pair):
     st.sampled_from([(1, 2), (2, 1), (1, 1), (2, 2)]),
 )
 def test_merge_in_place_matches_a_full_recount(word, pair):
-    merged, delta, where = list(word), {}, {}
-    merge_in_place(merged, pair[0], pair[1], 9, 1, delta, where, 7)
+    merged, delta, where = [1, *word], {}, {}  # a row: its count, then its symbols
+    merge_in_place(merged, pair[0], pair[1], 9, delta, where)
     expected = merge(tuple(word), pair, 9)
-    assert tuple(merged) == expected
+    assert tuple(merged[1:]) == expected and merged[0] == 1
     before, after = count_pairs({tuple(word): 1}), count_pairs({expected: 1})
     for x, y in set(before) | set(after):
         if (x, y) != pair:  # (a, b) is the caller's to drop whole
             assert delta.get(x << SHIFT | y, 0) == after[x, y] - before[x, y]
     made = {p for p in after if 9 in p}
     assert {(p >> SHIFT, p & ((1 << SHIFT) - 1)) for p in where} == made
-    assert all(rows == [7] for rows in where.values())
+    assert all(len(rows) == 1 and rows[0] is merged for rows in where.values())
 
 
 @settings(max_examples=60)
@@ -173,11 +173,14 @@ def test_the_heap_files_only_the_pairs_above_its_floor():
     assert heap.floor == 0 and len(heap.heap) == 1  # filled again, (e, f) in it
 
 
-def test_a_row_is_filed_under_its_pairs_as_one_int_object():
-    """Compiled too: a new int for each filing cost 80 MiB on 40 MB of Zipf words."""
-    table = CompactTable({f"{n:03d}x": 1 for n in range(300)})  # rows 0 to 299
-    filed = [rows[-1] for rows in table.where.values() if rows[-1] == 299]
-    assert len(filed) == 3 and filed[0] is filed[1] is filed[2]
+def test_a_row_is_filed_under_each_of_its_pairs_as_itself_once():
+    """The row list itself, [count, symbols...], once per pair, however often the
+    pair comes in it: a merge goes straight to its rows."""
+    table = CompactTable({"299x": 4, "aaaa": 5})
+    filed = [rows for p, rows in table.where.items() if rows[-1][0] == 4]
+    assert len(filed) == 3 and all(len(rows) == 1 for rows in filed)
+    assert filed[0][0] is filed[1][0] is filed[2][0] == [4, *b"299x"]
+    assert table.where[ord("a") << SHIFT | ord("a")] == [[5, *b"aaaa"]]
 
 
 @settings(max_examples=80)

@@ -8,8 +8,10 @@ merges is most of the time:
 
 - a pair is one int, ``x << SHIFT | y``: a dict hashes it at once, and making one
   costs less than making a tuple;
-- each pair's rows are a list, only ever appended to; a row that has since lost
-  the pair, or comes twice, is merely visited for nothing;
+- a row is one list, its count first, then its symbol ids; each pair's rows are
+  a list of those lists, only ever appended to, so a merge goes straight to the
+  rows (no row number to look up); a row that has since lost the pair, or comes
+  twice, is merely visited for nothing;
 - a row is merged in place, in one pass that copies it onto itself: a loop
   plain enough that a compiler (``compiled.py``) turns it into C;
 - rows of one symbol, which hold no pair, are not kept.
@@ -53,51 +55,42 @@ class CompactTable:
         self.symbols = [bytes([b]) for b in range(256)]  # symbol id -> its bytes
         self.symbol_id = {tok: i for i, tok in enumerate(self.symbols)}
         self.keys = list(map(descending, self.symbols))  # how ties sort, in the heap
-        self.words: list[list[int]] = []
-        self.freqs: list[int] = []
         self.pairs: dict[int, int] = {}  # pair -> its total count
-        self.where: dict[int, list[int]] = {}  # pair -> rows that held it
+        self.where: dict[int, list[list[int]]] = {}  # pair -> rows that held it
         items = iter(table.popitem, None) if taken else iter(table.items())
         for tok, freq in itertools.islice(items, len(table)):
-            word = self.row(tok)
-            if len(word) > 1:  # a row of one symbol holds no pair
-                self.add_row(word, freq)
+            row = self.row(tok, freq)
+            if len(row) > 2:  # a row of one symbol holds no pair
+                self.add_row(row)
 
-    def row(self, tok: tuple[bytes, ...] | str) -> list[int]:
-        """A pre-token's symbol ids; a row of single bytes is its bytes, read in C."""
+    def row(self, tok: tuple[bytes, ...] | str, freq: int) -> list[int]:
+        """[freq, then the pre-token's symbol ids]; single bytes are read in C."""
         if isinstance(tok, str):
-            return list(tok.encode("utf-8"))
+            return [freq, *tok.encode("utf-8")]
         joined = b"".join(tok)
-        return list(joined) if len(joined) == len(tok) else list(map(self.symbol, tok))
+        return [freq, *(joined if len(joined) == len(tok) else map(self.symbol, tok))]
 
-    # i stays one Python int, which every list in where shares: a C integer here
-    # (Cython's inference) would make a new int object for each filing
-    @cython.locals(i=object)
-    def add_row(self, word: list[int], freq: int) -> None:
-        i, pairs, where = len(self.words), self.pairs, self.where
-        self.words.append(word)
-        self.freqs.append(freq)
-        for x, y in zip(word, word[1:], strict=False):
+    def add_row(self, row: list[int]) -> None:
+        """Count the row's pairs, and file the row under each."""
+        pairs, where, freq = self.pairs, self.where, row[0]
+        for x, y in zip(row[1:], row[2:], strict=False):
             p = x << SHIFT | y
             pairs[p] = pairs.get(p, 0) + freq
             rows = where.get(p)
             if rows is None:
-                where[p] = [i]
-            elif rows[-1] != i:  # a pair twice in a row: the row once
-                rows.append(i)
+                where[p] = [row]
+            elif rows[-1] is not row:  # a pair twice in a row: the row once
+                rows.append(row)
 
     symbol = IndexedTable.symbol  # the same symbols, ids and keys as chapter 08's table
 
-    # words[at] and freqs[at] read in C; the row's own int i is what where keeps
-    @cython.locals(words=list, freqs=list, at=cython.Py_ssize_t)
     def apply(self, pair: int) -> dict[int, int]:
         """Merge pair in each row that holds it; return {changed pair: total before}."""
         a, b = pair >> SHIFT, pair & LOW
         new = self.symbol(self.symbols[a] + self.symbols[b])
-        words, freqs, where, delta = self.words, self.freqs, self.where, {}
-        for i in where.pop(pair):
-            at = i
-            merge_in_place(words[at], a, b, new, freqs[at], delta, where, i)
+        where, delta = self.where, {}
+        for row in where.pop(pair):
+            merge_in_place(row, a, b, new, delta, where)
         del self.pairs[pair]  # every occurrence is merged, and none can come back
         delta.pop(pair, None)
         return self.update_totals(delta)
@@ -128,58 +121,61 @@ class CompactTable:
     shift=cython.int,
 )
 def merge_in_place(
-    word: list[int],
+    row: list[int],
     a: int,
     b: int,
     new: int,
-    freq: int,
     delta: dict[int, int],
-    where: dict[int, list[int]],
-    row: int,
+    where: dict[int, list[list[int]]],
 ) -> None:
-    """Merge each (a, b) of word into new, in place, as ``indexed.merge_counting``.
+    """Merge each (a, b) of row into new, in place, as ``indexed.merge_counting``.
 
-    One pass, left to right: ``read`` walks the old row, ``write`` the new one.
-    delta hears how the neighbours' pairs change, except (a, b) itself, which the
-    caller drops whole; where[p] gets row for each pair p made. When two
-    occurrences touch (a b a b), the pair between them, (b, a), becomes
-    (new, new), counted once, from the right (``joined``: new was just written).
+    row is [count, symbol ids...]. One pass, left to right: ``read`` walks the
+    old row, ``write`` the new one. delta hears how the neighbours' pairs change,
+    except (a, b) itself, which the caller drops whole; where[p] gets row for each
+    pair p made. When two occurrences touch (a b a b), the pair between them,
+    (b, a), becomes (new, new), counted once, from the right (``joined``: new was
+    just written).
     """
-    n, read, write, joined, shift = len(word), 0, 0, False, SHIFT
-    ca, cb, cnew = a, b, new
+    n, read, write, joined, shift = len(row), 1, 1, False, SHIFT
+    ca, cb, cnew, freq = a, b, new, row[0]
     while read < n:
-        item = word[read]  # the int object itself: moved, not made again
+        item = row[read]  # the int object itself: moved, not made again
         x = item
-        if x != ca or read + 1 == n or word[read + 1] != b:
-            word[write] = item
+        if x != ca or read + 1 == n or row[read + 1] != b:
+            row[write] = item
             read, write, joined = read + 1, write + 1, False
             continue
-        if write:  # the left neighbour's pair: (left, a) becomes (left, new)
-            left = word[write - 1]
+        if write > 1:  # the left neighbour's pair: (left, a) becomes (left, new)
+            left = row[write - 1]
             old = cb << shift | ca if joined else left << shift | ca
             delta[old] = delta.get(old, 0) - freq
             made(left << shift | cnew, freq, delta, where, row)
         if read + 2 < n:  # the right one's: (b, right) becomes (new, right)
-            right = word[read + 2]
-            if not (right == ca and read + 3 < n and word[read + 3] == b):
+            right = row[read + 2]
+            if not (right == ca and read + 3 < n and row[read + 3] == b):
                 old = cb << shift | right
                 delta[old] = delta.get(old, 0) - freq
                 made(cnew << shift | right, freq, delta, where, row)
-        word[write] = new
+        row[write] = new
         read, write, joined = read + 2, write + 1, True
-    del word[write:]
+    del row[write:]
 
 
 @cython.cfunc  # called from merge_in_place only: a C call, when compiled
 def made(
-    pair: int, freq: int, delta: dict[int, int], where: dict[int, list[int]], row: int
+    pair: int,
+    freq: int,
+    delta: dict[int, int],
+    where: dict[int, list[list[int]]],
+    row: list[int],
 ) -> None:
     """A merge made pair in row: count it, and file the row under it."""
     delta[pair] = delta.get(pair, 0) + freq
     rows = where.get(pair)
     if rows is None:
         where[pair] = [row]
-    elif rows[-1] != row:
+    elif rows[-1] is not row:
         rows.append(row)
 
 

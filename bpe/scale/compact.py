@@ -62,13 +62,20 @@ class CompactTable:
             row = self.row(tok, freq)
             if len(row) > 2:  # a row of one symbol holds no pair
                 self.add_row(row)
+        if taken:  # emptied by popitem, a dict keeps its size: clear gives it back
+            table.clear()
 
     def row(self, tok: tuple[bytes, ...] | str, freq: int) -> list[int]:
-        """[freq, then the pre-token's symbol ids]; single bytes are read in C."""
+        """[freq, then the pre-token's symbol ids]; single bytes are read in C.
+
+        A list joined to a list is made at its exact size ([freq, *ids] would
+        reserve room to grow, three slots on a row of nine).
+        """
         if isinstance(tok, str):
-            return [freq, *tok.encode("utf-8")]
+            return [freq] + list(tok.encode("utf-8"))
         joined = b"".join(tok)
-        return [freq, *(joined if len(joined) == len(tok) else map(self.symbol, tok))]
+        ids = joined if len(joined) == len(tok) else map(self.symbol, tok)
+        return [freq] + list(ids)
 
     def add_row(self, row: list[int]) -> None:
         """Count the row's pairs, and file the row under each."""
